@@ -1,0 +1,44 @@
+# Quick start: `make up` runs the whole system on one machine; `make test` runs every test.
+# Both create the virtualenv and install the workspace on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: up test lint typecheck schemas bench clean install
+
+$(STAMP): requirements/*.txt libs/*/pyproject.toml services/*/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements/dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+up: $(STAMP)
+	$(BIN)/policypal up
+
+test: $(STAMP)
+	$(BIN)/ruff check libs services tests bench
+	$(BIN)/ruff format --check libs services tests bench
+	$(BIN)/mypy libs/*/policypal services/*/*/ --no-error-summary
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check libs services tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy libs/*/policypal services/*/*/
+
+schemas: $(STAMP)
+	$(BIN)/python -m policypal.contracts.schemas libs/contracts/schemas
+
+bench: $(STAMP)
+	$(BIN)/pip install -q -r requirements/bench.txt
+	$(BIN)/python -m bench.ingestion
+	$(BIN)/python -m bench.chat_latency
+	$(BIN)/python -m bench.actions_latency
+	$(BIN)/python -m bench.retrieval_recall
+
+clean:
+	rm -rf $(VENV) .policypal .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,265 @@
+"""Ingestion throughput and peak memory: our pipeline versus the seed's LangChain stack, same run.
+
+    .venv/bin/pip install -r requirements/bench.txt
+    .venv/bin/python -m bench.ingestion [--pdf PATH]
+
+Each variant runs in its own subprocess (fresh interpreter, so ``ru_maxrss`` is that variant's peak):
+
+- ``ours``: ``ingestor.pipeline.IngestPipeline`` without the bus (in-memory catalog/ledger/sink): pypdf
+  page by page with pdfminer fallback on glued text, our chunker (1000/150, never across pages),
+  MiniLMEmbedder, upsert into local Qdrant (``path=``, a fresh directory).
+- ``baseline``: LangChain ``PyPDFLoader`` + ``RecursiveCharacterTextSplitter(1000, 150)``, the same
+  embedder and batch size, upsert into the same kind of local Qdrant in batches of 64 (what
+  LangChain's Qdrant store does).
+- ``embed``: only embedding our chunks (chunked before the clock starts), to show how much of our
+  time is parse + chunk + index overhead.
+
+The embedder is loaded before the clock starts in every variant. Default input: Debian's policy.pdf
+(193 pages) from ``apt-get download debian-policy`` cached in bench/.cache; else a generated
+120-page PDF.
+"""
+
+import argparse
+import asyncio
+import gzip
+import io
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+CACHE = Path(__file__).parent / ".cache"
+CHUNK_SIZE, CHUNK_OVERLAP, BATCH = 1000, 150, 8
+
+
+# --- input -----------------------------------------------------------------------------------
+
+
+def default_pdf() -> Path:
+    """Debian's policy.pdf if apt can fetch it, else a generated 120-page text PDF."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    policy = CACHE / "policy.pdf"
+    if policy.exists():
+        return policy
+    try:
+        subprocess.run(["apt-get", "download", "debian-policy"], cwd=CACHE, check=True, capture_output=True)
+        deb = next(CACHE.glob("debian-policy_*.deb"))
+        subprocess.run(["dpkg-deb", "-x", str(deb), str(CACHE / "x")], check=True, capture_output=True)
+        gz = CACHE / "x/usr/share/doc/debian-policy/policy.pdf.gz"
+        policy.write_bytes(gzip.decompress(gz.read_bytes()))
+        return policy
+    except (OSError, subprocess.CalledProcessError, StopIteration) as exc:
+        print(f"(no Debian PDF: {exc}; generating one)", file=sys.stderr)
+    generated = CACHE / "generated-120.pdf"
+    if not generated.exists():
+        generated.write_bytes(_generate_pdf(120))
+    return generated
+
+
+def _generate_pdf(pages: int) -> bytes:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    words = [
+        "the",
+        "controller",
+        "shall",
+        "keep",
+        "records",
+        "of",
+        "processing",
+        "activities",
+        "under",
+        "its",
+        "responsibility",
+    ]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4)
+    for page in range(pages):
+        y = A4[1] - 50
+        for line in range(50):
+            canvas.drawString(40, y, " ".join(words[(page + line + k) % len(words)] for k in range(14)))
+            y -= 14
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+# --- variants (run inside a subprocess) ---------------------------------------------------------
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+async def _ours(pdf: Path, data: bytes, qdrant_dir: Path) -> dict[str, Any]:
+    from bench.offline_pipeline import offline_pipeline
+    from ingestor.pipeline import ChunkingOptions
+    from policypal.contracts import DocumentUploaded
+    from policypal.embeddings import MiniLMEmbedder
+    from policypal.vectorstore import ChunkIndex, open_qdrant
+
+    upload = DocumentUploaded(
+        tenant_id="bench",
+        user_id="bench",
+        request_id="bench",
+        document_id="doc",
+        object_name="doc",
+        filename=pdf.name,
+        content_type="application/pdf",
+        size_bytes=len(data),
+        sha256="-",
+        title=pdf.stem,
+        version="1",
+        doc_type="regulatory",
+    )
+    embedder = MiniLMEmbedder(batch_size=BATCH)
+    embedder.embed(["warm up"])
+    client = open_qdrant(None, path=qdrant_dir)
+    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
+    await index.ensure_collection()
+    pipeline = offline_pipeline(
+        upload, data, index, embedder, ChunkingOptions(chunk_size=CHUNK_SIZE, chunk_overlap=CHUNK_OVERLAP)
+    )
+    started = time.perf_counter()
+    ready = await pipeline.run(upload)
+    seconds = time.perf_counter() - started
+    count = await index.count(tenant_id="bench", document_id="doc")
+    await client.close()
+    result = ready.model_dump(include={"pages", "chunks", "parser"})
+    return {**result, "seconds": seconds, "indexed": count}
+
+
+def _baseline(pdf: Path, qdrant_dir: Path) -> dict[str, Any]:
+    import uuid
+
+    from langchain_community.document_loaders import PyPDFLoader
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+    from qdrant_client import QdrantClient, models
+
+    from policypal.embeddings import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(batch_size=BATCH)
+    embedder.embed(["warm up"])
+    client = QdrantClient(path=str(qdrant_dir))
+    client.create_collection(
+        "chunks", vectors_config=models.VectorParams(size=embedder.dimension, distance=models.Distance.COSINE)
+    )
+    started = time.perf_counter()
+    documents = PyPDFLoader(str(pdf)).load()
+    chunks = RecursiveCharacterTextSplitter(
+        chunk_size=CHUNK_SIZE, chunk_overlap=CHUNK_OVERLAP
+    ).split_documents(documents)
+    for i in range(0, len(chunks), 64):
+        batch = chunks[i : i + 64]
+        vectors = embedder.embed([c.page_content for c in batch])
+        client.upsert(
+            "chunks",
+            points=[
+                models.PointStruct(
+                    id=str(uuid.uuid4()), vector=v.tolist(), payload={"text": c.page_content, **c.metadata}
+                )
+                for c, v in zip(batch, vectors, strict=True)
+            ],
+            wait=True,
+        )
+    seconds = time.perf_counter() - started
+    count = client.count("chunks").count
+    client.close()
+    from ingestor.glued_text import looks_glued
+
+    glued = sum(looks_glued(c.page_content) for c in chunks)
+    return {
+        "pages": len(documents),
+        "chunks": len(chunks),
+        "seconds": seconds,
+        "indexed": count,
+        "glued_chunks": glued,
+    }
+
+
+def _embed_only(pdf: Path) -> dict[str, Any]:
+    from ingestor.chunking import chunk_pages
+    from ingestor.pdf_text import extract_pages
+    from policypal.embeddings import MiniLMEmbedder
+
+    texts = [
+        c.text for c in chunk_pages(extract_pages(pdf.read_bytes()), size=CHUNK_SIZE, overlap=CHUNK_OVERLAP)
+    ]
+    embedder = MiniLMEmbedder(batch_size=BATCH)
+    embedder.embed(["warm up"])
+    started = time.perf_counter()
+    embedder.embed(texts)
+    return {"chunks": len(texts), "seconds": time.perf_counter() - started}
+
+
+def run_variant(name: str, pdf: Path) -> dict[str, Any]:
+    """Run one variant in this process and return its measurements."""
+    qdrant_dir = Path(tempfile.mkdtemp(prefix=f"bench-{name}-"))
+    try:
+        if name == "ours":
+            result = asyncio.run(_ours(pdf, pdf.read_bytes(), qdrant_dir))
+        elif name == "baseline":
+            result = _baseline(pdf, qdrant_dir)
+        else:
+            result = _embed_only(pdf)
+    finally:
+        shutil.rmtree(qdrant_dir, ignore_errors=True)
+    return {**result, "peak_rss_mb": _peak_rss_mb()}
+
+
+# --- driver ----------------------------------------------------------------------------------
+
+
+def _in_subprocess(name: str, pdf: Path) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.ingestion", "--variant", name, "--pdf", str(pdf)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    """Measure every variant in its own process and print a table with ratios ours/baseline."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--pdf", type=Path)
+    parser.add_argument("--variant", choices=("ours", "baseline", "embed"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    pdf: Path = args.pdf or default_pdf()
+    if args.variant:
+        print(json.dumps(run_variant(args.variant, pdf)))
+        return
+
+    results = {name: _in_subprocess(name, pdf) for name in ("ours", "baseline", "embed")}
+    ours, base, embed = results["ours"], results["baseline"], results["embed"]
+    pages = ours["pages"]
+    ours_pps, base_pps = pages / ours["seconds"], base["pages"] / base["seconds"]
+    print(f"input: {pdf} ({pages} pages)")
+    print(f"{'variant':<10}{'pages':>7}{'chunks':>8}{'seconds':>9}{'pages/s':>9}{'peak RSS MB':>13}")
+    for name, r in results.items():
+        pps = f"{r['pages'] / r['seconds']:.2f}" if "pages" in r else "-"
+        print(
+            f"{name:<10}{r.get('pages', '-'):>7}{r['chunks']:>8}{r['seconds']:>9.1f}{pps:>9}{r['peak_rss_mb']:>13.0f}"
+        )
+    print(
+        f"parser (ours): {ours['parser']}; baseline chunks with glued words: {base['glued_chunks']}/{base['chunks']}"
+    )
+    print(f"ratio pages/s ours/baseline: {ours_pps / base_pps:.2f}")
+    print(f"ratio peak RSS ours/baseline: {ours['peak_rss_mb'] / base['peak_rss_mb']:.2f}")
+    print(f"ratio chunks ours/baseline: {ours['chunks'] / base['chunks']:.2f}")
+    overhead = 1 - embed["seconds"] / ours["seconds"]
+    print(
+        f"embedding only: {embed['seconds']:.1f} s of our {ours['seconds']:.1f} s -> parse+chunk+index {overhead:.0%}"
+    )
+
+
+if __name__ == "__main__":
+    main()

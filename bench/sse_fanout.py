@@ -1,0 +1,204 @@
+"""SSE fan-out: many concurrent clients on one notifier; delivery latency from publish to client.
+
+Starts its own nats-server, Valkey and one notifier process (``python -m notifier``) on loopback,
+opens N SSE clients spread over conversations (5 clients each), publishes rounds of status events
+that carry their publish time, and measures when each client parses each event. Memory per client is
+the notifier's RSS growth from idle to N open streams, divided by N. CPU is what the notifier and
+the bench process (clients and publisher) spent from the first publish to the last stream's end.
+A 10-client pass first is the baseline of the same run, then one pass per ``--clients`` value.
+Bounded: every phase has a timeout; the run stops by itself.
+
+    .venv/bin/python -m bench.sse_fanout [--clients 100 500] [--rounds 10]
+"""
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import psutil
+from faststream.nats import NatsBroker
+
+from policypal.auth import issue_token
+from policypal.bus import build_broker, publish_event
+from policypal.config import Settings
+from policypal.contracts import ResponseEvent, StatusEvent
+from policypal.devstack import ManagedProcess, free_port, start_nats_server, start_valkey
+from policypal.state import ConversationRecord, ConversationStore, connect_redis
+
+CLIENTS_PER_CONVERSATION = 5
+TENANT = "bench"
+
+
+@dataclass
+class Pass:
+    """What one pass measured."""
+
+    clients: int
+    latencies_ms: list[float]
+    expected: int
+    rss_per_client_kib: float
+    notifier_cpu_ms: float
+    clients_cpu_ms: float
+
+    def line(self) -> str:
+        """One row of the results table."""
+        lat = sorted(self.latencies_ms)
+        p50 = statistics.median(lat)
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        return (
+            f"| {self.clients} | {len(lat)}/{self.expected} | {p50:.1f} | {p99:.1f} | {lat[-1]:.1f} "
+            f"| {self.rss_per_client_kib:.0f} | {self.notifier_cpu_ms:.0f} | {self.clients_cpu_ms:.0f} |"
+        )
+
+
+async def _client(host: str, port: int, path: str, connected: asyncio.Event, out: list[float]) -> None:
+    """One SSE client on a bare asyncio connection (HTTP/1.1, chunked), so the load generator's own
+    parsing costs little next to the notifier's work: httpx costs as much CPU per event as the
+    notifier does, and on shared cores it would be measured as delivery latency."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        status_line = await reader.readline()
+        if b" 200 " not in status_line:
+            raise RuntimeError(f"stream refused: {status_line!r}")
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass  # response headers; the body is chunked
+        connected.set()
+        while size := int((await reader.readline()).strip() or b"0", 16):
+            chunk = await reader.readexactly(size + 2)
+            received = time.time()
+            # The publish time travels in the event's message: {"type":"status",...,"message":"<t>"}
+            if b'"type":"status"' in chunk:
+                start = chunk.index(b'"message":"') + 11
+                out.append((received - float(chunk[start : chunk.index(b'"', start)])) * 1000)
+    finally:
+        writer.close()
+
+
+async def run_pass(
+    settings: Settings, notifier: ManagedProcess, broker: NatsBroker, clients: int, rounds: int
+) -> Pass:
+    """Open ``clients`` streams, publish ``rounds`` events per conversation, then end every stream."""
+    redis = connect_redis(settings.redis_url)
+    conversations = [uuid.uuid4().hex for _ in range(max(1, clients // CLIENTS_PER_CONVERSATION))]
+    user = "reader"
+    for conversation in conversations:
+        record = ConversationRecord(conversation_id=conversation, tenant_id=TENANT, user_id=user)
+        await ConversationStore(redis).create(record)
+    await redis.aclose()
+    token = issue_token(settings, TENANT, user)
+    request_id = uuid.uuid4().hex
+    process = psutil.Process(notifier.popen.pid)
+    await asyncio.sleep(0.5)
+    idle_rss = process.memory_info().rss
+
+    latencies: list[float] = []
+    query = urlencode({"request_id": request_id, "token": token})
+    address = urlsplit(str(notifier.url))
+    host, port = address.hostname or "127.0.0.1", address.port or 80
+    connected = [asyncio.Event() for _ in range(clients)]
+    tasks = [
+        asyncio.create_task(
+            _client(
+                host,
+                port,
+                f"/v1/conversations/{conversations[i % len(conversations)]}/events?{query}",
+                connected[i],
+                latencies,
+            )
+        )
+        for i in range(clients)
+    ]
+    async with asyncio.timeout(60):
+        await asyncio.gather(*(event.wait() for event in connected))
+    await asyncio.sleep(1.0)
+    rss_per_client = (process.memory_info().rss - idle_rss) / clients / 1024
+
+    notifier_cpu, clients_cpu = _cpu_seconds(process), _cpu_seconds(psutil.Process())
+    for round_index in range(rounds):
+        for conversation in conversations:
+            event = StatusEvent(
+                tenant_id=TENANT,
+                user_id=user,
+                thread_id=conversation,
+                request_id=request_id,
+                stage=f"round-{round_index}",
+                message=f"{time.time():.6f}",
+            )
+            await publish_event(broker, event)
+        await asyncio.sleep(0.25)  # rounds apart: latency, not a backlog, is measured
+    for conversation in conversations:
+        end = ResponseEvent(
+            tenant_id=TENANT,
+            user_id=user,
+            thread_id=conversation,
+            request_id=request_id,
+            message_id=f"m-{conversation}",
+            action="inquire",
+            answer="end",
+            model="offline-extractive",
+        )
+        await publish_event(broker, end)
+    async with asyncio.timeout(60):
+        await asyncio.gather(*tasks)
+    notifier_cpu = _cpu_seconds(process) - notifier_cpu
+    clients_cpu = _cpu_seconds(psutil.Process()) - clients_cpu
+    return Pass(clients, latencies, clients * rounds, rss_per_client, notifier_cpu * 1000, clients_cpu * 1000)
+
+
+def _cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+async def main(clients: list[int], rounds: int) -> None:
+    """Start the stack, run the baseline pass and the measured passes, print the table."""
+    with tempfile.TemporaryDirectory(prefix="pp-sse-bench-") as tmp:
+        root = Path(tmp)
+        nats = start_nats_server(root / "nats", log_path=root / "nats.log")
+        valkey = start_valkey(root / "valkey", log_path=root / "valkey.log")
+        port = free_port()
+        settings = Settings(NATS_URL=nats.url, REDIS_URL=valkey.url, environment="test", notifier_port=port)
+        env = {**settings.as_environment(), "POLICYPAL_LOG_LEVEL": "WARNING"}
+        notifier = ManagedProcess.start(
+            "notifier",
+            [sys.executable, "-m", "notifier"],
+            port=port,
+            url=f"http://127.0.0.1:{port}",
+            env=env,
+            log_path=root / "notifier.log",
+        )
+        broker = build_broker(settings)
+        await broker.start()
+        try:
+            passes = [await run_pass(settings, notifier, broker, n, rounds) for n in (10, *clients)]
+        finally:
+            await broker.stop()
+            notifier.stop()
+            valkey.stop()
+            nats.stop()
+    print(
+        "| clients | events received/expected | p50 ms | p99 ms | max ms | notifier RSS per client KiB "
+        "| notifier CPU ms | bench clients CPU ms |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for measured in passes:
+        print(measured.line())
+    base, big = passes[0], passes[-1]
+    ratio = statistics.median(big.latencies_ms) / statistics.median(base.latencies_ms)
+    print(f"p50 at {big.clients} clients is {ratio:.1f}x the 10-client baseline")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, nargs="+", default=[100, 500])
+    parser.add_argument("--rounds", type=int, default=10)
+    args = parser.parse_args()
+    asyncio.run(asyncio.wait_for(main(args.clients, args.rounds), timeout=300))

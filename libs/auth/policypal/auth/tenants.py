@@ -1,0 +1,89 @@
+"""A tenant's profile: the web origins its widget may run on, its industry and location, its limits."""
+
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, Field, StringConstraints
+from redis.asyncio import Redis
+
+from policypal.contracts.envelope import SafeId
+
+#: A host name, or ``*.`` and a host name for every subdomain of it.
+DomainPattern = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True,
+        to_lower=True,
+        pattern=r"(?i)^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:[0-9]{1,5})?$",
+    ),
+]
+
+
+class TenantLimits(BaseModel):
+    """Per-tenant overrides of the default rate limits (requests per window); None: the default."""
+
+    requests_per_window: int | None = Field(default=None, ge=1, description="All callers of the tenant.")
+    principal_requests_per_window: int | None = Field(
+        default=None, ge=1, description="Each user, API key or widget session."
+    )
+
+
+class TenantSettings(BaseModel):
+    """What a tenant administrator sets."""
+
+    allowed_domains: list[DomainPattern] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Hosts the chat widget may be embedded on, e.g. shop.example.com or *.example.com.",
+        examples=[["shop.example.com", "*.example.org"]],
+    )
+    industry: str | None = Field(default=None, max_length=100, examples=["banking"])
+    location: str | None = Field(default=None, max_length=100, examples=["European Union"])
+    limits: TenantLimits = Field(default_factory=TenantLimits)
+
+
+class TenantProfile(TenantSettings):
+    """A tenant's stored settings."""
+
+    tenant_id: SafeId
+
+
+def origin_allowed(origin: str | None, allowed_domains: list[str]) -> bool:
+    """True when the browser ``Origin`` (scheme://host[:port]) is one of the allowed domains."""
+    if not origin:
+        return False
+    parts = urlsplit(origin.strip().lower())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        return False
+    host = parts.hostname
+    with_port = f"{host}:{parts.port}" if parts.port else host
+    for domain in allowed_domains:
+        # A domain without a port allows any port of that host; one with a port only that port.
+        candidate = with_port if ":" in domain else host
+        if candidate == domain or (domain.startswith("*.") and candidate.endswith(domain[1:])):
+            return True
+    return False
+
+
+def _tenant_key(tenant_id: str) -> str:
+    return f"pp:{tenant_id}:tenant"
+
+
+class TenantStore:
+    """Tenant profiles in Redis, one JSON record per tenant."""
+
+    def __init__(self, redis: Redis) -> None:
+        self._redis = redis
+
+    async def get(self, tenant_id: str) -> TenantProfile:
+        """The tenant's profile; a tenant never configured has the defaults (no widget domains)."""
+        raw = await self._redis.get(_tenant_key(tenant_id))
+        if raw is None:
+            return TenantProfile(tenant_id=tenant_id)
+        return TenantProfile.model_validate_json(raw)
+
+    async def put(self, tenant_id: str, settings: TenantSettings) -> TenantProfile:
+        """Replace the tenant's settings."""
+        profile = TenantProfile(tenant_id=tenant_id, **settings.model_dump())
+        await self._redis.set(_tenant_key(tenant_id), profile.model_dump_json())
+        return profile

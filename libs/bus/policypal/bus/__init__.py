@@ -1,0 +1,26 @@
+"""NATS JetStream adapter shared by every service."""
+
+from policypal.bus.broker import build_broker, jstream
+from policypal.bus.delivery import DeliveryOutcome, Unprocessable, process_delivery
+from policypal.bus.publishing import TerminalRecorder, publish_event, publish_status, publish_terminal
+from policypal.bus.streams import declare_streams, document_store
+from policypal.bus.subscribing import durable_pull_subscriber, is_last_delivery, keep_raw_body
+from policypal.bus.worker import run_worker
+
+__all__ = [
+    "DeliveryOutcome",
+    "TerminalRecorder",
+    "Unprocessable",
+    "build_broker",
+    "declare_streams",
+    "document_store",
+    "durable_pull_subscriber",
+    "is_last_delivery",
+    "jstream",
+    "keep_raw_body",
+    "process_delivery",
+    "publish_event",
+    "publish_status",
+    "publish_terminal",
+    "run_worker",
+]

@@ -1,0 +1,113 @@
+"""One JetStream delivery, handled to the end: parse, run, then ack, retry later, or dead-letter.
+
+Subscribers use manual acknowledgement and hand each message to ``process_delivery`` so that every
+service treats bad input and failures the same way (ARCHITECTURE invariant 4).
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from enum import StrEnum
+from typing import TypeVar
+
+from faststream.nats import NatsBroker, NatsMessage
+from pydantic import BaseModel, ValidationError
+
+from policypal.contracts.streams import DLQ
+from policypal.contracts.subjects import dead_letter
+
+logger = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=BaseModel)
+
+DEFAULT_BACKOFF: tuple[float, ...] = (1.0, 5.0, 15.0, 30.0)
+
+
+class Unprocessable(Exception):  # noqa: N818 - reads as a verdict on the message
+    """Raised by a handler when retrying cannot help: the message goes straight to the dead letters."""
+
+
+class DeliveryOutcome(StrEnum):
+    """What happened to one delivery."""
+
+    ACKED = "acked"
+    RETRY = "retry"
+    DEAD_LETTERED = "dead_lettered"
+
+
+async def process_delivery(
+    msg: NatsMessage,
+    model: type[E],
+    handle: Callable[[E], Awaitable[None]],
+    *,
+    broker: NatsBroker,
+    max_deliver: int,
+    keepalive_seconds: float = 20.0,
+    backoff: Sequence[float] = DEFAULT_BACKOFF,
+) -> DeliveryOutcome:
+    """Validate ``msg`` as ``model``, run ``handle`` and settle the message.
+
+    While the handler runs, the message is marked in progress every ``keepalive_seconds`` so a long
+    job (a 500-page PDF) is not redelivered to another worker. A handler error is retried with
+    back-off until ``max_deliver`` deliveries, then the message is dead-lettered with the error.
+    """
+    deliveries = msg.raw_message.metadata.num_delivered
+    try:
+        event = model.model_validate_json(msg.body)
+    except ValidationError as exc:
+        reason = f"invalid {model.__name__}: " + "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()
+        )
+        await _dead_letter(broker, msg, reason, deliveries)
+        return DeliveryOutcome.DEAD_LETTERED
+
+    keepalive = asyncio.create_task(_keep_in_progress(msg, keepalive_seconds))
+    try:
+        await handle(event)
+    except Unprocessable as exc:
+        await _dead_letter(broker, msg, f"unprocessable: {exc}", deliveries)
+        return DeliveryOutcome.DEAD_LETTERED
+    except asyncio.CancelledError:
+        # Shutdown outlasted its grace period: hand the message back now, not after ack_wait.
+        with contextlib.suppress(Exception):
+            await msg.nack()
+        raise
+    except Exception as exc:
+        logger.exception("handler failed on delivery %d of %s", deliveries, msg.raw_message.subject)
+        if deliveries >= max_deliver:
+            await _dead_letter(broker, msg, f"{type(exc).__name__}: {exc}", deliveries)
+            return DeliveryOutcome.DEAD_LETTERED
+        await msg.nack(delay=backoff[min(deliveries, len(backoff)) - 1])
+        return DeliveryOutcome.RETRY
+    finally:
+        keepalive.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keepalive
+    await msg.ack()
+    return DeliveryOutcome.ACKED
+
+
+async def _keep_in_progress(msg: NatsMessage, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        await msg.in_progress()
+
+
+async def _dead_letter(broker: NatsBroker, msg: NatsMessage, reason: str, deliveries: int) -> None:
+    raw = msg.raw_message
+    meta = raw.metadata
+    logger.warning("dead-lettering %s after %d deliveries: %s", raw.subject, deliveries, reason)
+    await broker.publish(
+        raw.data,
+        dead_letter(raw.subject),
+        headers={
+            # One dead letter per stream message, however often this runs.
+            "Nats-Msg-Id": f"dlq:{meta.stream}:{meta.sequence.stream}",
+            "Policypal-Error": reason[:2000],
+            "Policypal-Original-Subject": raw.subject,
+            "Policypal-Deliveries": str(deliveries),
+        },
+        stream=DLQ.name,
+    )
+    await msg.reject()

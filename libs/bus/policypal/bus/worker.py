@@ -1,0 +1,70 @@
+"""Running FastStream workers: one broker per process, any number of service routers on it."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from faststream import FastStream
+from faststream.nats import NatsBroker, NatsRouter
+
+from policypal.bus.broker import build_broker
+from policypal.config import Settings
+from policypal.telemetry import configure_json_logging, setup_tracing
+
+
+async def run_worker(
+    service_name: str,
+    settings: Settings,
+    routers: Sequence[NatsRouter],
+    *,
+    on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
+    background: Sequence[Callable[[NatsBroker], Awaitable[None]]] = (),
+) -> None:
+    """Serve ``routers`` until SIGINT/SIGTERM, then finish in-flight messages and run ``on_shutdown``.
+
+    Each ``background`` loop runs with the started broker until shutdown, when it is cancelled.
+
+    Several services' routers may share one process: the embedded default runs the ingestor and the
+    action workers together because local Qdrant is single-process.
+    """
+    configure_json_logging(service_name, settings.log_level)
+    provider = setup_tracing(
+        service_name, otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
+    )
+    broker = build_broker(settings, tracer_provider=provider)
+    broker.include_routers(*routers)
+    tasks: list[asyncio.Task[None]] = []
+
+    async def start_background() -> None:
+        tasks.extend(asyncio.create_task(_supervised(loop, broker)) for loop in background)
+
+    async def stop_background() -> None:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # FastStream runs on_shutdown hooks before the broker stops and after_shutdown hooks once it has
+    # stopped, i.e. once in-flight handlers finished: the resources they use must close only then.
+    app = FastStream(
+        broker,
+        after_startup=[start_background],
+        on_shutdown=[stop_background],
+        after_shutdown=[*on_shutdown, provider.shutdown],
+    )
+    await app.run()
+
+
+async def _supervised(loop: Callable[[NatsBroker], Awaitable[None]], broker: NatsBroker) -> None:
+    # A background loop that fails is restarted after a pause: it must outlive a Redis or NATS blip.
+    while True:
+        try:
+            await loop(broker)
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logging.getLogger(__name__).exception("background loop %s failed; restarting", loop)
+            await asyncio.sleep(1.0)

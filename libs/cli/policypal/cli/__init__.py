@@ -1,0 +1,1 @@
+"""The ``policypal`` command: the whole system on one machine, and developer tokens."""

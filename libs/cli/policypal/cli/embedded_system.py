@@ -1,0 +1,129 @@
+"""Every PolicyPal process on one machine, on the embedded defaults.
+
+nats-server comes from its wheel when NATS_URL is unset and Valkey from its wheel when REDIS_URL is
+unset; both keep their data under POLICYPAL_DATA_DIR so a restart keeps documents and conversations.
+Local Qdrant is single-process, so without QDRANT_URL the ingestor and the action workers share one
+process (``policypal.cli.colocated``).
+"""
+
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from policypal.auth import issue_token
+from policypal.config import Settings
+from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
+
+#: Workers that open Qdrant; colocated when Qdrant is local.
+VECTOR_WORKERS = ("ingestor", "actions.inquire", "actions.summarize", "actions.compare", "actions.audit")
+
+
+@dataclass
+class EmbeddedSystem:
+    """The started processes, stopped in reverse order."""
+
+    settings: Settings
+    processes: list[ManagedProcess] = field(default_factory=list)
+
+    @property
+    def log_dir(self) -> Path:
+        """Where every process writes its log."""
+        return self.settings.data_dir / "logs"
+
+    def start(self) -> None:
+        """Start infrastructure, then services; wait until the HTTP services listen."""
+        data_dir = self.settings.data_dir
+        data_dir.mkdir(parents=True, exist_ok=True)
+        env = self.settings.as_environment() | {"POLICYPAL_DATA_DIR": str(data_dir.resolve())}
+        try:
+            nats_url = self.settings.nats_url
+            if nats_url is None:
+                nats = start_nats_server(data_dir / "nats", log_path=self.log_dir / "nats-server.log")
+                self.processes.append(nats)
+                nats_url = nats.url
+            redis_url = self.settings.redis_url
+            if redis_url is None:
+                valkey = start_valkey(data_dir / "valkey", log_path=self.log_dir / "valkey.log")
+                self.processes.append(valkey)
+                redis_url = valkey.url
+            env |= {"NATS_URL": str(nats_url), "REDIS_URL": str(redis_url)}
+            self._start_services(env)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start_services(self, env: dict[str, str]) -> None:
+        python = sys.executable
+        if self.settings.qdrant_url:
+            workers = [(name, [python, "-m", name]) for name in VECTOR_WORKERS]
+        else:
+            workers = [("ingestor+actions", [python, "-m", "policypal.cli.colocated", *VECTOR_WORKERS])]
+        for name, argv in [("resolver", [python, "-m", "resolver"]), *workers]:
+            self.processes.append(
+                ManagedProcess.start(name, argv, env=env, log_path=self.log_dir / f"{name}.log")
+            )
+        for name, port in (("notifier", self.settings.notifier_port), ("gateway", self.settings.port)):
+            self.processes.append(
+                ManagedProcess.start(
+                    name,
+                    [python, "-m", name],
+                    port,
+                    f"http://{self.settings.host}:{port}",
+                    env=env,
+                    log_path=self.log_dir / f"{name}.log",
+                    ready_timeout=60.0,
+                )
+            )
+
+    def stop(self) -> None:
+        """Stop services first, infrastructure last, each with SIGTERM (graceful)."""
+        while self.processes:
+            self.processes.pop().stop(timeout=20.0)
+
+    def exited(self) -> list[ManagedProcess]:
+        """Processes that stopped on their own."""
+        return [p for p in self.processes if not p.running]
+
+
+def run_until_interrupted(settings: Settings, *, tenant: str, user: str) -> int:
+    """Start everything, print how to use it, and stop cleanly on Ctrl-C or SIGTERM."""
+    stopping = False
+
+    def _request_stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, _request_stop)
+    signal.signal(signal.SIGTERM, _request_stop)
+    system = EmbeddedSystem(settings)
+    print(f"Starting PolicyPal (data in {settings.data_dir.resolve()}, logs in {system.log_dir.resolve()}) …")
+    system.start()
+    token = issue_token(settings, tenant, user)
+    print(
+        f"\nPolicyPal is up.\n"
+        f"  API:     http://{settings.host}:{settings.port}  (docs: /docs)\n"
+        f"  Events:  {settings.events_base_url}\n"
+        f"  Token:   {token}\n"
+        f"           (tenant {tenant!r}, user {user!r}; another: policypal token --tenant T --user U)\n"
+        f"Press Ctrl-C to stop.",
+        flush=True,
+    )
+    status = 0
+    while not stopping:
+        dead = system.exited()
+        if dead:
+            for proc in dead:
+                print(
+                    f"{proc.name} exited with code {proc.popen.returncode}; see {proc.log_path}",
+                    file=sys.stderr,
+                )
+            status = 1
+            break
+        time.sleep(0.5)
+    print("Stopping PolicyPal …", flush=True)
+    system.stop()
+    print("Stopped.", flush=True)
+    return status

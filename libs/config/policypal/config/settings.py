@@ -1,0 +1,168 @@
+"""Settings read from the environment (and an optional ``.env``), validated once at start-up.
+
+Well-known variables keep their usual names (``NATS_URL``, ``REDIS_URL``, ``QDRANT_URL``, ``PORT``,
+``OPENAI_*``); PolicyPal's own carry the ``POLICYPAL_`` prefix.
+"""
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal, Self
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Accepted only in development and test: anywhere else a real secret must be configured.
+DEV_JWT_SECRET = "policypal-dev-secret-change-me-0123456789"
+
+#: What a language model is used for; each maps to a model tier (seed 000's MODEL_MAP).
+LLMTask = Literal[
+    "summarize",
+    "inquire",
+    "compare_focused",
+    "compare_holistic",
+    "audit",
+    "query_rewrite",
+    "intent",
+    "doc_resolution",
+]
+#: High-stakes tasks (legal risk, multi-theme synthesis) get the large model; the rest the small one.
+LARGE_MODEL_TASKS: frozenset[LLMTask] = frozenset({"audit", "compare_holistic"})
+
+
+def _env(name: str) -> AliasChoices:
+    return AliasChoices(name, f"POLICYPAL_{name}")
+
+
+class Settings(BaseSettings):
+    """Everything a PolicyPal process can be told from outside."""
+
+    model_config = SettingsConfigDict(env_prefix="POLICYPAL_", env_file=".env", extra="ignore")
+
+    environment: Literal["development", "test", "production"] = "development"
+    data_dir: Path = Field(default=Path(".policypal"), description="Embedded stores live here.")
+
+    nats_url: str | None = Field(default=None, validation_alias=_env("NATS_URL"))
+    redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    qdrant_url: str | None = Field(default=None, validation_alias=_env("QDRANT_URL"))
+    qdrant_api_key: SecretStr | None = Field(default=None, validation_alias=_env("QDRANT_API_KEY"))
+    qdrant_path: Path | None = Field(
+        default=None, description="Local (embedded) Qdrant directory; default <data_dir>/qdrant."
+    )
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, validation_alias=_env("PORT"), description="Gateway HTTP port.")
+    notifier_port: int = Field(default=8001, description="Notifier (SSE) HTTP port.")
+    public_events_url: str | None = Field(
+        default=None, description="Base URL of the notifier as clients see it; default http://host:port."
+    )
+
+    jwt_secret: SecretStr = Field(default=SecretStr(DEV_JWT_SECRET), min_length=32)
+    jwt_issuer: str = "policypal"
+    jwt_audience: str = "policypal"
+    token_ttl_seconds: int = Field(default=12 * 3600, gt=0)
+    jwt_jwks_url: str | None = Field(
+        default=None, description="Also accept RS256 tokens signed by a key of this JWKS URL."
+    )
+    jwt_jwks_cache_seconds: int = Field(default=300, gt=0, description="How long JWKS keys are cached.")
+    widget_session_ttl_seconds: int = Field(default=3600, gt=0, description="Lifetime of a widget session.")
+    rate_limit_window_seconds: int = Field(default=60, gt=0)
+    rate_limit_tenant_requests: int = Field(default=1200, gt=0, description="Per tenant and window.")
+    rate_limit_principal_requests: int = Field(
+        default=300, gt=0, description="Per user, API key or widget session and window."
+    )
+
+    max_upload_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
+    max_pages: int = Field(default=2000, gt=0, description="A PDF with more pages fails (too_many_pages).")
+    max_unpacked_bytes: int = Field(
+        default=256 * 1024 * 1024, gt=0, description="A DOCX that would unpack to more fails (bomb)."
+    )
+    chunk_size: int = Field(default=1000, ge=200)
+    chunk_overlap: int = Field(default=150, ge=0)
+    embed_batch_size: int = Field(default=8, ge=1, le=256)
+    embedding_model: str | None = Field(
+        default=None,
+        description="OpenAI embedding model (e.g. text-embedding-3-small); unset: offline MiniLM.",
+    )
+    embedding_dimensions: int | None = Field(
+        default=None, gt=0, description="Vector size of embedding_model."
+    )
+    openai_embed_batch_size: int = Field(default=128, ge=1, le=2048)
+
+    openai_api_key: SecretStr | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OPENAI_BASE_URL"),
+        description="Any OpenAI-compatible API.",
+    )
+    llm_large_model: str = Field(default="gpt-4o", description="Model of audit and holistic compare.")
+    llm_small_model: str = Field(default="gpt-4o-mini", description="Model of every other task.")
+    llm_temperature: float = Field(default=0.1, ge=0.0, le=2.0)
+    llm_timeout_seconds: float = Field(
+        default=60.0, gt=0, description="Per request (per chunk when streaming)."
+    )
+    llm_max_retries: int = Field(
+        default=2, ge=0, description="Retries on 429, 5xx and timeouts, with back-off."
+    )
+
+    max_deliver: int = Field(default=5, ge=1, description="Deliveries of a message before dead-lettering.")
+    chat_deadline_seconds: float = Field(
+        default=180.0, gt=0, description="A chat request not ended by then ends with a deadline error."
+    )
+    deadline_check_seconds: float = Field(
+        default=1.0, gt=0, description="How often expired requests are looked for."
+    )
+    ack_wait_seconds: float = Field(default=60.0, gt=0)
+    graceful_timeout_seconds: float = Field(
+        default=45.0, gt=0, description="How long a stopping worker lets in-flight messages finish."
+    )
+
+    otel_exporter_otlp_endpoint: str | None = Field(
+        default=None, validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT")
+    )
+    otel_console: bool = Field(default=False, description="Print spans to stdout (development).")
+    log_level: str = "INFO"
+
+    @model_validator(mode="after")
+    def _refuse_default_secrets(self) -> Self:
+        if self.environment == "production" and self.jwt_secret.get_secret_value() == DEV_JWT_SECRET:
+            raise ValueError("POLICYPAL_JWT_SECRET must be set to a real secret outside development")
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("POLICYPAL_CHUNK_OVERLAP must be smaller than POLICYPAL_CHUNK_SIZE")
+        return self
+
+    def as_environment(self) -> dict[str, str]:
+        """These settings as environment variables, for child processes that must share them."""
+        env: dict[str, str] = {}
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            alias = field.validation_alias
+            key = str(alias.choices[0]) if isinstance(alias, AliasChoices) else f"POLICYPAL_{name.upper()}"
+            env[key] = value.get_secret_value() if isinstance(value, SecretStr) else str(value)
+        return env
+
+    @property
+    def llm_configured(self) -> bool:
+        """True when a language model is reachable (a key or a base URL); otherwise answers are offline."""
+        return self.openai_api_key is not None or bool(self.openai_base_url)
+
+    def model_for(self, task: LLMTask) -> str:
+        """The model that performs ``task``."""
+        return self.llm_large_model if task in LARGE_MODEL_TASKS else self.llm_small_model
+
+    @property
+    def qdrant_local_path(self) -> Path:
+        """Where embedded Qdrant keeps its files when no QDRANT_URL is set."""
+        return self.qdrant_path or self.data_dir / "qdrant"
+
+    @property
+    def events_base_url(self) -> str:
+        """Base URL of the notifier for links handed to clients."""
+        return self.public_events_url or f"http://{self.host}:{self.notifier_port}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return Settings()

@@ -1,0 +1,301 @@
+"""The events of PolicyPal, version 1.
+
+Each model's ``type`` is a fixed literal so any payload can be parsed by ``parse_event``.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from policypal.contracts.envelope import Envelope, SafeId
+
+DocType = Literal["regulatory", "policy"]
+ActionName = Literal["summarize", "inquire", "compare", "audit"]
+IngestStage = Literal["stored", "parsing", "parsed", "chunked", "embedding", "embedded", "indexed"]
+InterruptKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low"]
+ResumeKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low", "cancel"]
+ConfidenceTier = Literal["high", "medium", "low"]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+# --- documents -------------------------------------------------------------------------------
+
+
+class DocumentUploaded(Envelope):
+    """The gateway stored a file's bytes; the ingestor should index it."""
+
+    type: Literal["document.uploaded"] = "document.uploaded"
+    document_id: SafeId
+    object_name: str = Field(description="Key of the bytes in the NATS Object Store bucket.")
+    filename: str
+    content_type: str
+    size_bytes: int = Field(ge=0)
+    sha256: str
+    title: str
+    version: str
+    doc_type: DocType
+    set_name: str | None = None
+
+
+class IngestProgress(Envelope):
+    """A stage of ingestion reached; ``done``/``total`` count pages or chunks where that applies."""
+
+    type: Literal["ingest.progress"] = "ingest.progress"
+    document_id: SafeId
+    stage: IngestStage
+    done: int | None = None
+    total: int | None = None
+    message: str
+
+
+class DocumentReady(Envelope):
+    """The document is searchable."""
+
+    type: Literal["document.ready"] = "document.ready"
+    document_id: SafeId
+    pages: int
+    chunks: int
+    parser: str = Field(description="Which extractor produced the text, e.g. 'pypdf' or 'pdfminer'.")
+
+
+class DocumentFailed(Envelope):
+    """Ingestion gave up; ``reason`` is a sentence a person understands."""
+
+    type: Literal["document.failed"] = "document.failed"
+    document_id: SafeId
+    reason_code: str = Field(description="Stable machine code, e.g. 'no_text_layer', 'corrupt'.")
+    reason: str
+
+
+class DocumentDeleted(Envelope):
+    """The owner deleted a document: its catalog entry and bytes are gone; its chunks must go too."""
+
+    type: Literal["document.deleted"] = "document.deleted"
+    document_id: SafeId
+    object_name: str = Field(description="Key of the document's bytes in the Object Store, to remove.")
+
+
+# --- chat ------------------------------------------------------------------------------------
+
+
+class ChatMentions(_Part):
+    """What the user tagged explicitly in the composer."""
+
+    action: ActionName | None = None
+    documents: list[SafeId] = Field(default_factory=list, description="Document ids.")
+
+
+class HistoryTurn(_Part):
+    """One earlier message of the conversation, as context for a worker."""
+
+    role: Literal["user", "assistant", "system"]
+    content: str
+
+
+class ChatRequested(Envelope):
+    """A user message posted to a conversation (``thread_id``)."""
+
+    type: Literal["chat.requested"] = "chat.requested"
+    message_id: str
+    text: str
+    mentions: ChatMentions = Field(default_factory=ChatMentions)
+
+
+class ResolvedDocument(_Part):
+    """A document the resolver found for a request, with what a worker needs to cite it."""
+
+    document_id: SafeId
+    title: str
+    version: str
+    doc_type: DocType
+
+
+class UserContext(_Part):
+    """What the user told us about themselves, for tone and relevance (seed 000)."""
+
+    industry: str | None = None
+    location: str | None = None
+
+
+class ActionRequested(Envelope):
+    """The resolver's hand-off to one action worker (subject ``actions.<action>.requested``).
+
+    For audit, ``source_document_id`` or ``source_text`` is what is audited and ``target_document_ids``
+    the regulations it is audited against; all of them are among ``documents``.
+    """
+
+    type: Literal["action.requested"] = "action.requested"
+    action: ActionName
+    query: str = Field(description="The user's question, cleaned of mentions.")
+    documents: list[ResolvedDocument]
+    history: list[HistoryTurn] = Field(default_factory=list)
+    # Added after v1's first release: optional, so v1 samples still parse (ADR 0002).
+    message_id: str | None = Field(default=None, description="The user message that started the request.")
+    source_document_id: SafeId | None = None
+    source_text: str | None = None
+    target_document_ids: list[SafeId] = Field(default_factory=list)
+    web: bool = False
+    user_context: UserContext = Field(default_factory=UserContext)
+    inference_confidence: ConfidenceTier | None = None
+    notices: list[str] = Field(default_factory=list, description="Said to the user with the answer.")
+    accept_low_confidence: bool = Field(
+        default=False, description="The user chose to continue despite weak retrieval: answer with a caution."
+    )
+
+
+class InterruptOption(_Part):
+    """A choice PalAssist offers: an action, a document, "all", or a retrieval_low remedy."""
+
+    id: str
+    label: str
+
+
+class InterruptEvent(Envelope):
+    """The request pauses for the user (PalAssist); terminal for this request until it is resumed."""
+
+    type: Literal["interrupt"] = "interrupt"
+    interrupt_id: str
+    interrupt_type: InterruptKind
+    message: str
+    options: list[InterruptOption] | None = None
+
+
+class ResumeValue(_Part):
+    """The user's answer to an interrupt; ``value`` is an option id, free text, or None for cancel."""
+
+    type: ResumeKind
+    value: str | None = None
+
+
+class ChatResumed(Envelope):
+    """A user's answer to the pending interrupt of a conversation (``thread_id``).
+
+    ``request_id`` is a new request; ``resumes_request_id`` is the one that was interrupted.
+    """
+
+    type: Literal["chat.resumed"] = "chat.resumed"
+    interrupt_id: str
+    resumes_request_id: str
+    resume_value: ResumeValue
+
+
+class TokenEvent(Envelope):
+    """A piece of the answer being generated, in order by ``index``; the response event follows."""
+
+    type: Literal["token"] = "token"
+    message_id: str
+    index: int = Field(ge=0)
+    text: str
+
+
+# --- progress and results (events.<tenant>.<thread>.<kind>) ----------------------------------
+
+
+class StatusEvent(Envelope):
+    """A step of a chat request, for the progress line in the UI."""
+
+    type: Literal["status"] = "status"
+    stage: str = Field(description="Machine name of the step, e.g. 'resolving', 'retrieving'.")
+    message: str
+
+
+class Citation(_Part):
+    """Source of an ``[N]`` marker: a chunk of a document, with a verbatim quote from it."""
+
+    marker: int = Field(ge=1)
+    document_id: SafeId
+    title: str
+    version: str
+    page: int | None = None
+    chunk_id: str
+    quote: str = Field(max_length=300)
+
+
+class Usage(_Part):
+    """Tokens and cost of generating one answer."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ResponseEvent(Envelope):
+    """The terminal answer to a chat request."""
+
+    type: Literal["response"] = "response"
+    message_id: str = Field(description="Id of the assistant message stored in the conversation.")
+    action: ActionName
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    model: str
+    usage: Usage = Field(default_factory=Usage)
+    # Added after v1's first release: optional (ADR 0002).
+    inference_confidence: ConfidenceTier | None = None
+    retrieval_confidence: ConfidenceTier | None = None
+    caution: str | None = Field(default=None, description="Shown with a medium-confidence answer.")
+    notices: list[str] = Field(default_factory=list)
+    cached: bool = False
+    result: dict[str, Any] | None = Field(
+        default=None, description="Structured result of the action (e.g. the audit report), when it has one."
+    )
+
+
+class ErrorEvent(Envelope):
+    """The terminal failure of a request; ``message`` is for people, ``code`` for programs."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    retryable: bool = False
+
+
+AnyEvent = Annotated[
+    DocumentUploaded
+    | IngestProgress
+    | DocumentReady
+    | DocumentFailed
+    | DocumentDeleted
+    | ChatRequested
+    | ChatResumed
+    | ActionRequested
+    | StatusEvent
+    | TokenEvent
+    | InterruptEvent
+    | ResponseEvent
+    | ErrorEvent,
+    Field(discriminator="type"),
+]
+
+EVENT_TYPES: dict[str, type[Envelope]] = {
+    model.model_fields["type"].default: model
+    for model in (
+        DocumentUploaded,
+        IngestProgress,
+        DocumentReady,
+        DocumentFailed,
+        DocumentDeleted,
+        ChatRequested,
+        ChatResumed,
+        ActionRequested,
+        StatusEvent,
+        TokenEvent,
+        InterruptEvent,
+        ResponseEvent,
+        ErrorEvent,
+    )
+}
+
+#: Event types that end a chat request (exactly one per request) and an upload request.
+CHAT_TERMINAL_TYPES = frozenset({"response", "interrupt", "error"})
+DOCUMENT_TERMINAL_TYPES = frozenset({"document.ready", "document.failed"})
+
+_any_event: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
+
+
+def parse_event(payload: bytes | str) -> Envelope:
+    """Parse any PolicyPal event from its JSON form, choosing the model by ``type``."""
+    event: Envelope = _any_event.validate_json(payload)
+    return event

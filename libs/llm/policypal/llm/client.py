@@ -1,0 +1,252 @@
+"""A small typed adapter over the ``openai`` SDK: streamed text, structured outputs, usage and cost.
+
+Retries on 429, 5xx, timeouts and lost connections are the SDK's own (``max_retries``): exponential
+back-off from 0.5 s with jitter, capped at 8 s, honouring ``Retry-After``. Spans and logs carry the
+task, model, token counts, cost and attempt numbers only: never prompt or document text, never keys.
+"""
+
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Self, TypeVar
+
+import openai
+from openai import AsyncOpenAI
+from openai.types.chat import ChatCompletionMessageParam
+from openai.types.shared_params import ResponseFormatJSONSchema
+from opentelemetry import trace
+from pydantic import BaseModel, ValidationError
+
+from policypal.config import LLMTask, Settings
+from policypal.contracts import Usage
+from policypal.llm.errors import LLMUnavailableError, StructuredOutputError
+from policypal.llm.pricing import PRICES, Price, add_usage, usage_with_cost
+from policypal.llm.prompts import Prompt
+from policypal.llm.schema import strict_json_schema
+
+logger = logging.getLogger(__name__)
+_tracer = trace.get_tracer(__name__)
+
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+#: Sent back once when a structured reply does not validate; the error names fields, not values.
+CORRECTION = (
+    "Your reply did not match the required JSON schema: {error}. "
+    "Reply again with only a JSON object that matches the schema."
+)
+#: Compatible servers without authentication (llama.cpp, vLLM) still need a non-empty key in the SDK.
+NO_KEY = "not-needed"
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The whole text of a reply, the model that wrote it, and what it cost."""
+
+    text: str
+    model: str
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class Structured(Generic[SchemaT]):
+    """A validated structured reply and the usage of every call it took (one, or two with a correction)."""
+
+    value: SchemaT
+    model: str
+    usage: Usage
+    attempts: int
+
+
+class TextStream:
+    """The text deltas of one streamed reply; :attr:`completion` is set once they are exhausted.
+
+    Iterate it once: ``async for delta in stream: ...`` then read ``stream.completion``.
+    """
+
+    def __init__(self, llm: "LLM", task: LLMTask, prompt: Prompt) -> None:
+        self._llm = llm
+        self._task = task
+        self._prompt = prompt
+        self._completion: Completion | None = None
+
+    @property
+    def completion(self) -> Completion:
+        """The finished reply; raises if the stream has not been read to its end."""
+        if self._completion is None:
+            raise RuntimeError("the stream has not been read to its end")
+        return self._completion
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._deltas()
+
+    async def _deltas(self) -> AsyncIterator[str]:
+        model = self._llm.model_for(self._task)
+        span = _tracer.start_span("llm.stream", attributes=_attributes(self._task, model))
+        parts: list[str] = []
+        prompt_tokens = completion_tokens = 0
+        try:
+            stream = await self._llm.client.chat.completions.create(
+                model=model,
+                messages=self._prompt.messages(),
+                temperature=self._llm.temperature,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+            async with stream:
+                async for chunk in stream:
+                    if chunk.usage is not None:
+                        prompt_tokens = chunk.usage.prompt_tokens
+                        completion_tokens = chunk.usage.completion_tokens
+                    for choice in chunk.choices[:1]:
+                        if choice.delta.content:
+                            parts.append(choice.delta.content)
+                            yield choice.delta.content
+            usage = self._llm.usage(model, prompt_tokens, completion_tokens)
+            _record_usage(span, usage)
+            self._completion = Completion(text="".join(parts), model=model, usage=usage)
+        except openai.APIError as exc:
+            _record_failure(span, exc)
+            raise LLMUnavailableError(_describe(exc, model)) from exc
+        finally:
+            # Ended by hand: a span made current would leak its context across the generator's yields.
+            span.end()
+
+
+class LLM:
+    """Chat models chosen per task (``models``, e.g. ``Settings.model_for``), at one temperature, priced per call."""
+
+    def __init__(
+        self,
+        client: AsyncOpenAI,
+        *,
+        models: Callable[[LLMTask], str],
+        temperature: float = 0.1,
+        prices: Mapping[str, Price] = PRICES,
+    ) -> None:
+        self.client = client
+        self.temperature = temperature
+        self._models = models
+        self._prices = prices
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Self:
+        """The client of ``OPENAI_BASE_URL`` (default: OpenAI) with the settings' models and retries."""
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else NO_KEY
+        client = AsyncOpenAI(
+            api_key=key,
+            base_url=settings.openai_base_url,
+            timeout=settings.llm_timeout_seconds,
+            max_retries=settings.llm_max_retries,
+        )
+        return cls(client, models=settings.model_for, temperature=settings.llm_temperature)
+
+    def model_for(self, task: LLMTask) -> str:
+        """The model that performs ``task``."""
+        return self._models(task)
+
+    def usage(self, model: str, prompt_tokens: int, completion_tokens: int) -> Usage:
+        """Tokens and USD cost of one call to ``model``."""
+        return usage_with_cost(model, prompt_tokens, completion_tokens, self._prices)
+
+    def stream(self, task: LLMTask, prompt: Prompt) -> TextStream:
+        """The reply to ``prompt`` as it is generated; raises :class:`LLMUnavailableError` while iterating."""
+        return TextStream(self, task, prompt)
+
+    async def complete(self, task: LLMTask, prompt: Prompt) -> Completion:
+        """The whole reply to ``prompt`` in one response."""
+        return await self._complete(task, prompt.messages(), response_format=None)
+
+    async def structured(self, task: LLMTask, prompt: Prompt, schema: type[SchemaT]) -> Structured[SchemaT]:
+        """A reply that validates against ``schema`` (JSON-schema structured output).
+
+        An invalid reply is sent back once with the validation error for the model to correct; a second
+        invalid reply raises :class:`StructuredOutputError`.
+        """
+        response_format: ResponseFormatJSONSchema = {
+            "type": "json_schema",
+            "json_schema": {"name": schema.__name__, "schema": strict_json_schema(schema), "strict": True},
+        }
+        messages = prompt.messages()
+        usage = Usage()
+        for attempt in (1, 2):
+            completion = await self._complete(task, messages, response_format=response_format)
+            usage = add_usage(usage, completion.usage)
+            try:
+                value = schema.model_validate_json(completion.text)
+            except ValidationError as exc:
+                error = _validation_summary(exc)
+                logger.warning(
+                    "%s reply from %s invalid (attempt %d): %s",
+                    schema.__name__,
+                    completion.model,
+                    attempt,
+                    error,
+                )
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": completion.text},
+                    {"role": "user", "content": CORRECTION.format(error=error)},
+                ]
+                continue
+            return Structured(value=value, model=completion.model, usage=usage, attempts=attempt)
+        raise StructuredOutputError(
+            f"{self.model_for(task)} did not return a valid {schema.__name__} after one correction: {error}"
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self.client.close()
+
+    async def _complete(
+        self,
+        task: LLMTask,
+        messages: list[ChatCompletionMessageParam],
+        *,
+        response_format: ResponseFormatJSONSchema | None,
+    ) -> Completion:
+        model = self.model_for(task)
+        options: dict[str, Any] = {"response_format": response_format} if response_format else {}
+        with _tracer.start_as_current_span("llm.complete", attributes=_attributes(task, model)) as span:
+            try:
+                response = await self.client.chat.completions.create(
+                    model=model, messages=messages, temperature=self.temperature, **options
+                )
+            except openai.APIError as exc:
+                _record_failure(span, exc)
+                raise LLMUnavailableError(_describe(exc, model)) from exc
+            text = (response.choices[0].message.content or "") if response.choices else ""
+            counts = response.usage
+            usage = self.usage(
+                model, counts.prompt_tokens if counts else 0, counts.completion_tokens if counts else 0
+            )
+            _record_usage(span, usage)
+            return Completion(text=text, model=model, usage=usage)
+
+
+def _attributes(task: LLMTask, model: str) -> dict[str, str]:
+    return {"llm.task": task, "gen_ai.request.model": model}
+
+
+def _record_usage(span: trace.Span, usage: Usage) -> None:
+    span.set_attribute("gen_ai.usage.input_tokens", usage.prompt_tokens)
+    span.set_attribute("gen_ai.usage.output_tokens", usage.completion_tokens)
+    span.set_attribute("llm.cost_usd", usage.cost_usd)
+
+
+def _record_failure(span: trace.Span, exc: openai.APIError) -> None:
+    span.set_status(trace.Status(trace.StatusCode.ERROR, type(exc).__name__))
+    status = getattr(exc, "status_code", None)
+    if status is not None:
+        span.set_attribute("http.response.status_code", status)
+
+
+def _describe(exc: openai.APIError, model: str) -> str:
+    status = getattr(exc, "status_code", None)
+    cause = f"HTTP {status}" if status is not None else type(exc).__name__
+    return f"{model} unavailable after retries ({cause})"
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    # Field locations and messages only: the input values may quote documents.
+    problems = exc.errors(include_input=False, include_url=False, include_context=False)
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in problems[:5])

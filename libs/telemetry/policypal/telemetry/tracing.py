@@ -1,0 +1,35 @@
+"""Tracer provider per process: OTLP when an endpoint is configured, console on request.
+
+Spans never carry document text or secrets: only ids, counts, model names and timings.
+"""
+
+from opentelemetry import trace
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SpanExporter
+
+
+def setup_tracing(
+    service_name: str,
+    *,
+    otlp_endpoint: str | None = None,
+    console: bool = False,
+    exporter: SpanExporter | None = None,
+) -> TracerProvider:
+    """Install and return the global tracer provider of this process."""
+    provider = TracerProvider(resource=Resource.create({"service.name": service_name}))
+    if exporter is not None:
+        provider.add_span_processor(BatchSpanProcessor(exporter))
+    if otlp_endpoint:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint)))
+    if console:
+        provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
+    trace.set_tracer_provider(provider)
+    return provider
+
+
+def tracer(name: str) -> trace.Tracer:
+    """A tracer from the global provider."""
+    return trace.get_tracer(name)

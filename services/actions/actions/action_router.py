@@ -1,0 +1,43 @@
+"""The FastStream shell every action worker shares: its own durable consumer on the ACTIONS work queue."""
+
+from functools import partial
+
+from faststream.nats import NatsRouter
+from faststream.nats.annotations import NatsBroker, NatsMessage
+from redis.asyncio import Redis
+
+from actions.request_lifecycle import Compose, run_action_request
+from policypal.bus import durable_pull_subscriber, is_last_delivery, jstream, process_delivery
+from policypal.config import Settings
+from policypal.contracts import ActionName, ActionRequested
+from policypal.contracts.streams import ACTIONS, DLQ, EVENTS
+from policypal.contracts.subjects import action_requested, dead_letter
+
+
+def durable_name(action: ActionName) -> str:
+    """The durable consumer of an action's worker; replicas share it and split the requests."""
+    return f"actions-{action}"
+
+
+def action_router(settings: Settings, action: ActionName, compose: Compose, *, redis: Redis) -> NatsRouter:
+    """Router consuming ``actions.<action>.requested`` and answering each request once with ``compose``."""
+    subject = action_requested(action)
+    durable = durable_name(action)
+    router = NatsRouter()
+    # Publishers declare the streams they write to at start-up, so start order does not matter.
+    router.publisher("events.*.*.*", stream=jstream(EVENTS), title=f"{durable}:events")
+    router.publisher(dead_letter(subject), stream=jstream(DLQ), title=f"{durable}:dlq")
+
+    @durable_pull_subscriber(router, subject, stream=ACTIONS, durable=durable, settings=settings)
+    async def on_action_requested(msg: NatsMessage, broker: NatsBroker) -> None:
+        # The handler must know a delivery is the last one to tell the user before dead-lettering.
+        handle = partial(
+            run_action_request,
+            compose=compose,
+            broker=broker,
+            redis=redis,
+            final_delivery=is_last_delivery(msg, settings.max_deliver),
+        )
+        await process_delivery(msg, ActionRequested, handle, broker=broker, max_deliver=settings.max_deliver)
+
+    return router

@@ -1,0 +1,21 @@
+"""The @Audit worker's FastStream shell: consume ``actions.audit.requested`` from the work queue."""
+
+from functools import partial
+
+from faststream.nats import NatsRouter
+from redis.asyncio import Redis
+
+from actions.action_router import action_router, durable_name
+from actions.audit.auditing import audit
+from policypal.config import Settings
+from policypal.contracts.subjects import action_requested
+from policypal.embeddings import Embedder
+from policypal.vectorstore import ChunkIndex
+
+DURABLE = durable_name("audit")
+SUBJECT = action_requested("audit")
+
+
+def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedder: Embedder) -> NatsRouter:
+    """Router with the worker's work-sharing pull consumer on the ACTIONS work queue."""
+    return action_router(settings, "audit", partial(audit, index=index, embedder=embedder), redis=redis)

@@ -1,0 +1,95 @@
+"""Holistic or focused: whether the user named a topic to compare on (seed 000, compare modes)."""
+
+import re
+
+_WORD = re.compile(r"[A-Za-z0-9%][A-Za-z0-9%'-]*")
+# Words that ask for a comparison without saying what to compare on.
+_NOT_A_TOPIC = frozenset(
+    [
+        "compare",
+        "comparing",
+        "comparison",
+        "contrast",
+        "versus",
+        "vs",
+        "against",
+        "between",
+        "and",
+        "with",
+        "the",
+        "these",
+        "those",
+        "this",
+        "that",
+        "them",
+        "both",
+        "all",
+        "two",
+        "three",
+        "four",
+        "five",
+        "documents",
+        "document",
+        "docs",
+        "doc",
+        "versions",
+        "version",
+        "policies",
+        "policy",
+        "regulations",
+        "regulation",
+        "files",
+        "file",
+        "texts",
+        "please",
+        "can",
+        "you",
+        "could",
+        "would",
+        "me",
+        "show",
+        "tell",
+        "what",
+        "how",
+        "do",
+        "does",
+        "are",
+        "is",
+        "differ",
+        "differs",
+        "difference",
+        "differences",
+        "different",
+        "similar",
+        "similarities",
+        "changes",
+        "changed",
+        "change",
+        "of",
+        "in",
+        "on",
+        "a",
+        "an",
+        "to",
+        "for",
+        "key",
+        "main",
+        "overall",
+        "holistic",
+        "whole",
+        "full",
+        "entire",
+        "their",
+        "its",
+        "give",
+        "summary",
+    ]
+)
+
+
+def focus_topic(query: str) -> str | None:
+    """The topic the query names ("capital requirements"), or None for a holistic comparison."""
+    words = _WORD.findall(query)
+    if not any(word.casefold() not in _NOT_A_TOPIC for word in words):
+        return None
+    return " ".join(query.split())

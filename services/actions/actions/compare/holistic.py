@@ -1,0 +1,192 @@
+"""The holistic comparison (seed 000): themes across the documents' samples, then the 5-section report.
+
+Offline and extractive: themes are clusters of the sampled sentences named by their own words; the
+documents' sentences are paired with their counterparts; a pair worded differently is a difference
+(the changed words are shown), a pair worded alike is common ground, and a sentence with nothing
+related in the other documents is unique to its document. Every sentence is quoted and cited.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from actions.citation_markers import CitationMarkers, shown
+from actions.extracts import Extract
+from actions.passage_alignment import align, unmatched
+from actions.request_lifecycle import OfflineAnswer
+from actions.themes import Theme, centrality, find_themes
+from actions.wording_differences import changed_words, same_wording
+from policypal.contracts import ResolvedDocument
+
+MAX_DIFFERENCES = 8
+MAX_SIMILARITIES = 4
+MAX_UNIQUE_EACH = 2
+
+IMPLICATIONS_OFFLINE = (
+    "Offline mode: this comparison was composed without a language model, so what the differences mean "
+    "for your organisation is not assessed. Review each difference above against your current policy; "
+    "the changed words are shown as written in each document."
+)
+
+
+@dataclass(frozen=True)
+class DocumentSentences:
+    """One document's sampled sentences and their L2-normalised vectors (one row each)."""
+
+    document: ResolvedDocument
+    extracts: list[Extract]
+    vectors: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class _Counterparts:
+    """Sentence ``left`` of ``first`` and its counterpart ``right`` of ``second``, under ``theme``."""
+
+    theme: str
+    first: ResolvedDocument
+    left: Extract
+    second: ResolvedDocument
+    right: Extract
+    similarity: float
+
+
+@dataclass(frozen=True)
+class _Unique:
+    theme: str
+    document: ResolvedDocument
+    extract: Extract
+
+
+def compose_holistic(documents: Sequence[DocumentSentences]) -> OfflineAnswer:
+    """The 5-section holistic comparison of 2-5 documents' sampled sentences."""
+    texts = [e.plain for d in documents for e in d.extracts]
+    all_vectors = np.vstack([d.vectors for d in documents]) if texts else np.zeros((0, 384), np.float32)
+    themes = find_themes(texts, all_vectors)
+    theme_of = _theme_lookup(documents, themes)
+    markers = CitationMarkers()
+    overview = _overview(documents, markers)
+
+    differences: list[_Counterparts] = []
+    similarities: list[_Counterparts] = []
+    for (a, first), (_, second) in combinations(enumerate(documents), 2):
+        for pair in align(first.vectors, second.vectors):
+            left, right = first.extracts[pair.left], second.extracts[pair.right]
+            found = _Counterparts(
+                theme_of[(a, pair.left)], first.document, left, second.document, right, pair.similarity
+            )
+            (similarities if same_wording(left.text, right.text) else differences).append(found)
+    # The closest reworded counterparts first: one changed figure in a kept clause is what changed.
+    differences.sort(key=lambda c: -c.similarity)
+    unique = [item for d in range(len(documents)) for item in _unique_to(d, documents, theme_of)]
+
+    difference_lines, result_differences = [], []
+    for item in differences[:MAX_DIFFERENCES]:
+        m1, m2 = markers.mark(item.left), markers.mark(item.right)
+        if m1 is None or m2 is None:
+            continue
+        changes = changed_words(item.left.plain, item.right.plain)
+        changed = "; ".join(f"“{c.before or '—'}” → “{c.after or '—'}”" for c in changes)
+        difference_lines.append(
+            f"- {item.theme}: {_name(item.first)} says “{shown(item.left)}” [{m1}]; {_name(item.second)} says "
+            f"“{shown(item.right)}” [{m2}]. Changed: {changed}."
+        )
+        result_differences.append(
+            {
+                "theme": item.theme,
+                "documents": [item.first.document_id, item.second.document_id],
+                "markers": [m1, m2],
+                "changes": [{"before": c.before, "after": c.after} for c in changes],
+            }
+        )
+    similarity_lines = []
+    for item in similarities[:MAX_SIMILARITIES]:
+        m1, m2 = markers.mark(item.left), markers.mark(item.right)
+        if m1 is not None and m2 is not None:
+            similarity_lines.append(
+                f"- {item.theme}: {_name(item.first)} and {_name(item.second)} both say “{shown(item.left)}” [{m1}] [{m2}]"
+            )
+    unique_lines = [
+        f"- Only {_name(item.document)} — {item.theme}: “{shown(item.extract)}” [{marker}]"
+        for item in unique
+        if (marker := markers.mark(item.extract)) is not None
+    ]
+
+    lines = [
+        f"Comparison of {_names(documents)}, theme by theme, from passages sampled across each document.",
+        "",
+        "Themes: " + "; ".join(f"{n}. {theme.name}" for n, theme in enumerate(themes, start=1))
+        if themes
+        else "Themes: none (no indexed text was found).",
+        "",
+        "## Overview",
+        *overview,
+        "",
+        "## Key differences",
+        *(difference_lines or ["- No passage of one document has a reworded counterpart in another."]),
+        "",
+        "## Key similarities",
+        *(similarity_lines or ["- No passage is worded the same in two documents."]),
+        *([f"- In all, {len(similarities)} sampled passages are worded the same."] if similarities else []),
+        "",
+        "## Unique aspects",
+        *(unique_lines or ["- Every sampled passage has a related passage in another document."]),
+        "",
+        "## Implications",
+        IMPLICATIONS_OFFLINE,
+    ]
+    return OfflineAnswer(
+        answer="\n".join(lines),
+        citations=markers.citations,
+        result={
+            "mode": "holistic",
+            "themes": [theme.name for theme in themes],
+            "differences": result_differences,
+            "similarities": len(similarities),
+            "unique": len(unique_lines),
+        },
+    )
+
+
+def _unique_to(
+    d: int, documents: Sequence[DocumentSentences], theme_of: dict[tuple[int, int], str]
+) -> list[_Unique]:
+    """The most typical sentences of document ``d`` with nothing related in the other documents."""
+    doc = documents[d]
+    others = [o.vectors for k, o in enumerate(documents) if k != d]
+    lonely = unmatched(doc.vectors, np.vstack(others) if others else doc.vectors[:0])
+    scores = centrality(doc.vectors)
+    ranked = sorted(lonely, key=lambda i: -float(scores[i]))[:MAX_UNIQUE_EACH]
+    return [_Unique(theme_of[(d, i)], doc.document, doc.extracts[i]) for i in ranked]
+
+
+def _overview(documents: Sequence[DocumentSentences], markers: CitationMarkers) -> list[str]:
+    lines = []
+    for doc in documents:
+        if not doc.extracts:
+            lines.append(f"- {_name(doc.document)}: no indexed text was found.")
+            continue
+        central = doc.extracts[int(np.argmax(centrality(doc.vectors)))]
+        marker = markers.mark(central)
+        quote = f" “{shown(central)}” [{marker}]" if marker is not None else ""
+        lines.append(
+            f"- {_name(doc.document)} ({doc.document.doc_type}), in its most typical passage:{quote}"
+        )
+    return lines
+
+
+def _theme_lookup(documents: Sequence[DocumentSentences], themes: list[Theme]) -> dict[tuple[int, int], str]:
+    """(document position, extract position) -> theme name."""
+    flat = [(d, i) for d, doc in enumerate(documents) for i in range(len(doc.extracts))]
+    return {flat[member]: theme.name for theme in themes for member in theme.members}
+
+
+def _name(document: ResolvedDocument) -> str:
+    return f"“{document.title}” ({document.version})"
+
+
+def _names(documents: Sequence[DocumentSentences]) -> str:
+    names = [_name(d.document) for d in documents]
+    return ", ".join(names[:-1]) + f" and {names[-1]}"

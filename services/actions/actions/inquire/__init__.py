@@ -1,0 +1,1 @@
+"""The @Inquire worker: answers a question from the passages of the tagged documents, with citations."""

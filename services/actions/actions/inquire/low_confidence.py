@@ -1,0 +1,123 @@
+"""Low retrieval confidence: the request ends with a ``retrieval_low`` question instead of a weak answer.
+
+Seed 000: "I couldn't find strong matches… tag documents / search the web / continue anyway", plus
+seed 003's "ask a reviewer". Like every PalAssist question (ADR 0003) the interrupt is the request's
+terminal event, recorded in the ledger, kept in the history as a system notice, and saved as the
+conversation's pending interrupt before it is published, so the gateway accepts the answer.
+
+The resume point is read by the resolver, which continues a turn from it: it carries the fields of
+the resolver's turn (the request, the message, the question, the action and documents, the
+validation step) and the whole action request, so a resumed "continue anyway" or "search the web"
+can be handed back to this worker unchanged but for that choice.
+"""
+
+from faststream.nats import NatsBroker
+
+from actions.inquire.confidence import Confidence
+from policypal.bus import publish_terminal
+from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption
+from policypal.state import (
+    ConversationMemory,
+    ConversationRecord,
+    ConversationStore,
+    PendingInterrupt,
+    RequestLedger,
+    StoredMessage,
+    assistant_message_id,
+)
+
+OPTIONS = [
+    InterruptOption(id="tag_documents", label="Tag specific documents"),
+    InterruptOption(id="search_web", label="Search the web"),
+    InterruptOption(id="continue", label="Continue anyway"),
+    InterruptOption(id="ask_reviewer", label="Ask a reviewer"),
+]
+
+
+def low_confidence_interrupt(event: ActionRequested, confidence: Confidence) -> InterruptEvent:
+    """The ``retrieval_low`` question ending ``event``; its id is stable across redeliveries."""
+    where = "the tagged documents" if event.documents else "your library"
+    return InterruptEvent(
+        tenant_id=event.tenant_id,
+        user_id=event.user_id,
+        request_id=event.request_id,
+        thread_id=event.thread_id,
+        interrupt_id=f"interrupt-{event.request_id}",
+        interrupt_type="retrieval_low",
+        message=(
+            f"I couldn't find strong matches in {where} (similarity {confidence.score:.2f}). "
+            "Limited information available. Would you like me to search specific documents, search the "
+            "web, continue anyway with a caution, or ask a reviewer?"
+        ),
+        options=OPTIONS,
+    )
+
+
+def resume_point(event: ActionRequested) -> dict[str, object]:
+    """What the resolver needs to continue the turn: its turn fields and the action request itself."""
+    return {
+        "request_id": event.request_id,
+        "message_id": event.message_id or "",
+        "text": event.query,
+        "action": "inquire",
+        "documents": [doc.model_dump(mode="json") for doc in event.documents],
+        "clean_query": event.query,
+        "step": "validation",
+        "options": [option.model_dump(mode="json") for option in OPTIONS],
+        "action_request": event.model_dump(mode="json"),
+    }
+
+
+async def conclude_with_question(
+    event: ActionRequested,
+    interrupt: InterruptEvent,
+    conversation: ConversationRecord,
+    *,
+    broker: NatsBroker,
+    ledger: RequestLedger,
+    conversations: ConversationStore,
+    memory: ConversationMemory,
+) -> None:
+    """End the request with ``interrupt``: pending saved, ledger, history kept, then published.
+
+    As in the resolver, the pending question is saved before the ledger records it, so a crash in
+    between is repaired by the redelivery (same interrupt id), and an answer never arrives before its
+    resume point (ADR 0003). A request that has ended already only repeats its end (``repeat_question``).
+    """
+    await memory.save_pending(PendingInterrupt(interrupt=interrupt, resume_point=resume_point(event)))
+    await repeat_question(interrupt, conversation, broker=broker, ledger=ledger, conversations=conversations)
+
+
+async def repeat_question(
+    interrupt: InterruptEvent,
+    conversation: ConversationRecord,
+    *,
+    broker: NatsBroker,
+    ledger: RequestLedger,
+    conversations: ConversationStore,
+) -> None:
+    """Record ``interrupt`` as the terminal event unless one stands, keep it in the history, publish it.
+
+    The pending question is not saved again here: a newer message may have replaced it meanwhile.
+    """
+    standing = await ledger.record_terminal(interrupt)
+    if isinstance(standing, InterruptEvent):
+        await conversations.append(conversation, question_turn(standing))
+    await publish_terminal(broker, ledger, standing)
+
+
+def question_turn(interrupt: InterruptEvent) -> StoredMessage:
+    """The system notice of the question in the history, with the question for clients to render."""
+    return StoredMessage(
+        message_id=assistant_message_id(interrupt.request_id),
+        role="system",
+        content=interrupt.message,
+        request_id=interrupt.request_id,
+        created_at=interrupt.occurred_at,
+        metadata={
+            "kind": "pal_assist_prompt",
+            "interrupt": interrupt.model_dump(
+                mode="json", include={"interrupt_id", "interrupt_type", "message", "options"}
+            ),
+        },
+    )

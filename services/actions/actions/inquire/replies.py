@@ -1,0 +1,83 @@
+"""What the worker tells the user: progress lines, and the one terminal event kept in the conversation."""
+
+from faststream.nats import NatsBroker
+
+from policypal.bus import publish_event, publish_terminal
+from policypal.contracts import ActionRequested, ErrorEvent, ResponseEvent, TokenEvent
+from policypal.state import (
+    ConversationRecord,
+    ConversationStore,
+    RequestLedger,
+    StoredMessage,
+    assistant_message_id,
+)
+
+
+class TokenPublisher:
+    """Publishes the answer to ``request`` as it is generated: token events with index 0, 1, 2, …
+
+    Each token has its own message id: a redelivered request streams again from index 0, which tells
+    the client to start the message over; the response event that follows is the answer that stands.
+    """
+
+    def __init__(self, broker: NatsBroker, request: ActionRequested) -> None:
+        self._broker = broker
+        self._request = request
+        self._message_id = assistant_message_id(request.request_id)
+        self._index = 0
+
+    async def __call__(self, text: str) -> None:
+        """Publish the next piece ``text`` of the answer."""
+        token = TokenEvent(
+            tenant_id=self._request.tenant_id,
+            user_id=self._request.user_id,
+            request_id=self._request.request_id,
+            thread_id=self._request.thread_id,
+            message_id=self._message_id,
+            index=self._index,
+            text=text,
+        )
+        await publish_event(self._broker, token)
+        self._index += 1
+
+
+async def conclude(
+    terminal: ResponseEvent | ErrorEvent,
+    conversation: ConversationRecord,
+    *,
+    broker: NatsBroker,
+    ledger: RequestLedger,
+    conversations: ConversationStore,
+) -> None:
+    """Record ``terminal`` as the request's end, keep it in the conversation, then publish it.
+
+    The ledger decides first, so the stored turn and the published event are the same one even when
+    two deliveries race. Every step is idempotent: a crash between them is repaired by the redelivery.
+    """
+    standing = await ledger.record_terminal(terminal)
+    if isinstance(standing, ResponseEvent | ErrorEvent):
+        await conversations.append(conversation, assistant_turn(standing))
+    await publish_terminal(broker, ledger, standing)
+
+
+def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:
+    """The assistant message of a terminal event, as kept in the conversation's history."""
+    if isinstance(terminal, ResponseEvent):
+        content = terminal.answer
+        metadata = {
+            "action": terminal.action,
+            "citations": [c.model_dump(mode="json") for c in terminal.citations],
+            "model": terminal.model,
+            "usage": terminal.usage.model_dump(mode="json"),
+        }
+    else:
+        content = terminal.message
+        metadata = {"error_code": terminal.code}
+    return StoredMessage(
+        message_id=assistant_message_id(terminal.request_id),
+        role="assistant",
+        content=content,
+        request_id=terminal.request_id,
+        created_at=terminal.occurred_at,
+        metadata=metadata,
+    )

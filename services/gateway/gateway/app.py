@@ -1,0 +1,62 @@
+"""The gateway application: routes plus a lifespan that opens NATS, the object store and Redis."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+from opentelemetry.trace import TracerProvider
+
+from gateway import api_keys, conversations, documents, health, tenants, widget
+from gateway.rate_limits import enforce_rate_limit
+from gateway.resources import Resources
+from gateway.uploads import UploadSizeGuard
+from policypal.auth import Authenticator
+from policypal.auth.http import require_scope
+from policypal.bus import build_broker, declare_streams, document_store
+from policypal.config import Settings
+from policypal.state import ConversationStore, DocumentCatalog, connect_redis
+
+
+def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> FastAPI:
+    """A gateway for ``settings``; connections open when the app starts and close when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        broker = build_broker(settings, tracer_provider=tracer_provider)
+        # No subscribers: start() only connects, and the broker is used for publishing.
+        await broker.start()
+        redis = connect_redis(settings.redis_url)
+        try:
+            js = broker.connection.jetstream()
+            # Declared here too, so the gateway can start before any worker (ADR 0001).
+            await declare_streams(js)
+            app.state.resources = Resources(
+                settings=settings,
+                broker=broker,
+                object_store=await document_store(js),
+                redis=redis,
+                catalog=DocumentCatalog(redis),
+                conversations=ConversationStore(redis),
+            )
+            app.state.authenticator = Authenticator(settings, redis)
+            yield
+        finally:
+            await broker.stop()
+            await redis.aclose()
+
+    app = FastAPI(
+        title="PolicyPal gateway",
+        version="0.1.0",
+        description="Documents, conversations and chat for compliance teams.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(UploadSizeGuard, max_upload_bytes=settings.max_upload_bytes)
+    app.include_router(health.router)
+    limited = Depends(enforce_rate_limit)
+    app.include_router(documents.router, dependencies=[Depends(require_scope("ingest")), limited])
+    app.include_router(conversations.router, dependencies=[Depends(require_scope("chat")), limited])
+    app.include_router(api_keys.router, dependencies=[limited])
+    app.include_router(tenants.router, dependencies=[limited])
+    app.include_router(widget.router)
+    return app

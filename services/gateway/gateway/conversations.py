@@ -1,0 +1,268 @@
+"""Conversations: create, read with history, and post a message (``chat.requested``)."""
+
+import logging
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header, HTTPException, status
+
+from gateway.answers import post_answer
+from gateway.deadlines import register_deadline
+from gateway.models import (
+    CancelCreate,
+    ConversationCreate,
+    ConversationDetail,
+    ConversationList,
+    ConversationView,
+    ErrorBody,
+    MessageAccepted,
+    MessageCreate,
+    ResumeCreate,
+)
+from gateway.resources import Resources, ResourcesDep
+from policypal.auth import Principal
+from policypal.auth.http import BearerPrincipal
+from policypal.bus import publish_event
+from policypal.contracts import ChatRequested, ResumeValue, new_event_id
+from policypal.state import (
+    ConversationMemory,
+    ConversationRecord,
+    StoredMessage,
+    user_message_id,
+)
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
+
+# Fixed namespace so an Idempotency-Key maps to the same request id in every gateway replica.
+_IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1c2a4e-9d3b-5e7f-8a1c-2b4d6e8f0a13")
+_NOT_FOUND = "No such conversation."
+_AUTH_404: dict[int | str, dict[str, object]] = {401: {"model": ErrorBody}, 404: {"model": ErrorBody}}
+
+
+def conversation_events_url(resources: Resources, conversation_id: str) -> str:
+    """Where a client follows a conversation's events (served by the notifier)."""
+    return f"{resources.settings.events_base_url}/v1/conversations/{conversation_id}/events"
+
+
+def conversation_view(resources: Resources, record: ConversationRecord) -> ConversationView:
+    """The owner's view of a conversation record."""
+    return ConversationView(
+        conversation_id=record.conversation_id,
+        title=record.title,
+        created_at=record.created_at,
+        last_message_at=record.last_message_at,
+        events_url=conversation_events_url(resources, record.conversation_id),
+    )
+
+
+def request_id_for(principal: Principal, conversation_id: str, idempotency_key: str | None) -> str:
+    """A fresh request id, or a deterministic one for a client-supplied Idempotency-Key."""
+    if idempotency_key is None:
+        return new_event_id()
+    name = f"{principal.tenant_id}\x1f{principal.user_id}\x1f{conversation_id}\x1f{idempotency_key}"
+    return str(uuid.uuid5(_IDEMPOTENCY_NAMESPACE, name))
+
+
+async def owned_conversation(
+    resources: Resources, principal: Principal, conversation_id: str
+) -> ConversationRecord:
+    """The caller's conversation, or 404 whether it is missing or someone else's."""
+    record = await resources.conversations.get(principal.tenant_id, principal.user_id, conversation_id)
+    if record is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, _NOT_FOUND)
+    return record
+
+
+async def post_message(
+    resources: Resources,
+    principal: Principal,
+    conversation: ConversationRecord,
+    message: MessageCreate,
+    idempotency_key: str | None,
+) -> MessageAccepted:
+    """Store the user turn and publish ``chat.requested``; a retried key repeats neither."""
+    request_id = request_id_for(principal, conversation.conversation_id, idempotency_key)
+    message_id = user_message_id(request_id)
+    turn = StoredMessage(
+        message_id=message_id,
+        role="user",
+        content=message.text,
+        request_id=request_id,
+        metadata={"mentions": message.mentions.model_dump(mode="json")},
+    )
+    appended = await resources.conversations.append(conversation, turn)
+    if not appended:
+        await _check_same_message(resources, conversation, turn)
+    await register_deadline(resources, conversation, request_id)
+    event = ChatRequested(
+        tenant_id=principal.tenant_id,
+        user_id=principal.user_id,
+        request_id=request_id,
+        thread_id=conversation.conversation_id,
+        message_id=message_id,
+        text=message.text,
+        mentions=message.mentions,
+    )
+    # Published even on a retry: the first attempt may have stored the turn and then failed to
+    # publish. Nats-Msg-Id = request id makes JetStream drop the copy when the first one got through.
+    try:
+        await publish_event(resources.broker, event, msg_id=request_id)
+    except Exception as exc:
+        logger.exception("publishing chat.requested failed for %s", request_id)
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            "The message is saved but could not be queued; send it again with the same Idempotency-Key.",
+        ) from exc
+    events_url = conversation_events_url(resources, conversation.conversation_id)
+    return MessageAccepted(
+        request_id=request_id, message_id=message_id, events_url=f"{events_url}?request_id={request_id}"
+    )
+
+
+async def _check_same_message(
+    resources: Resources, conversation: ConversationRecord, turn: StoredMessage
+) -> None:
+    """A reused Idempotency-Key must carry the same text, else it is a client bug worth reporting."""
+    history = await resources.conversations.messages(conversation.tenant_id, conversation.conversation_id)
+    for stored in history:
+        if stored.message_id == turn.message_id and stored.content != turn.content:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT, "This Idempotency-Key was already used for a different message."
+            )
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ConversationView,
+    responses={401: {"model": ErrorBody}},
+)
+async def create_conversation(
+    principal: BearerPrincipal,
+    resources: ResourcesDep,
+    body: Annotated[ConversationCreate | None, Body()] = None,
+) -> ConversationView:
+    """Start a conversation for the caller."""
+    record = ConversationRecord(
+        conversation_id=uuid.UUID(new_event_id()).hex,
+        tenant_id=principal.tenant_id,
+        user_id=principal.user_id,
+    )
+    if body is not None and body.title:
+        record = record.model_copy(update={"title": body.title})
+    await resources.conversations.create(record)
+    return conversation_view(resources, record)
+
+
+@router.get("", response_model=ConversationList, responses={401: {"model": ErrorBody}})
+async def list_conversations(principal: BearerPrincipal, resources: ResourcesDep) -> ConversationList:
+    """The caller's conversations, most recently active first (at most 100)."""
+    records = await resources.conversations.recent(principal.tenant_id, principal.user_id)
+    return ConversationList(conversations=[conversation_view(resources, r) for r in records])
+
+
+@router.get("/{conversation_id}", response_model=ConversationDetail, responses=_AUTH_404)
+async def get_conversation(
+    conversation_id: str, principal: BearerPrincipal, resources: ResourcesDep
+) -> ConversationDetail:
+    """The conversation with every message, oldest first."""
+    record = await owned_conversation(resources, principal, conversation_id)
+    messages = await resources.conversations.messages(principal.tenant_id, conversation_id)
+    pending = await ConversationMemory(resources.redis).pending(principal.tenant_id, conversation_id)
+    return ConversationDetail(
+        **conversation_view(resources, record).model_dump(),
+        messages=messages,
+        pending_interrupt=pending.interrupt if pending is not None else None,
+    )
+
+
+@router.post(
+    "/{conversation_id}/messages",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=MessageAccepted,
+    responses={**_AUTH_404, 409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+)
+async def create_message(
+    conversation_id: str,
+    message: MessageCreate,
+    principal: BearerPrincipal,
+    resources: ResourcesDep,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            min_length=1,
+            max_length=200,
+            description="Makes a retry return the same request id and publish nothing new.",
+        ),
+    ] = None,
+) -> MessageAccepted:
+    """Post a user message; the answer arrives as events on ``events_url``."""
+    conversation = await owned_conversation(resources, principal, conversation_id)
+    # Mentioned documents are not checked here: the resolver owns that, and answers a missing or
+    # foreign one with a `document_not_found` error event (the same for both, so nothing leaks).
+    return await post_message(resources, principal, conversation, message, idempotency_key)
+
+
+_IDEMPOTENCY_HEADER = Header(
+    min_length=1,
+    max_length=200,
+    description="Makes a retry return the same request id and publish nothing new.",
+)
+_ANSWER_RESPONSES: dict[int | str, dict[str, object]] = {
+    **_AUTH_404,
+    409: {"model": ErrorBody},
+    422: {"model": ErrorBody},
+    503: {"model": ErrorBody},
+}
+
+
+@router.post(
+    "/{conversation_id}/resume",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=MessageAccepted,
+    responses=_ANSWER_RESPONSES,
+)
+async def resume_conversation(
+    conversation_id: str,
+    body: ResumeCreate,
+    principal: BearerPrincipal,
+    resources: ResourcesDep,
+    idempotency_key: Annotated[str | None, _IDEMPOTENCY_HEADER] = None,
+) -> MessageAccepted:
+    """Answer the pending PalAssist question; 409 when it is not (or no longer) the open one."""
+    conversation = await owned_conversation(resources, principal, conversation_id)
+    request_id = request_id_for(principal, conversation_id, idempotency_key)
+    message_id = await post_answer(resources, conversation, body.interrupt_id, body.resume_value, request_id)
+    return _accepted(resources, conversation_id, request_id, message_id)
+
+
+@router.post(
+    "/{conversation_id}/cancel",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=MessageAccepted,
+    responses=_ANSWER_RESPONSES,
+)
+async def cancel_interrupt(
+    conversation_id: str,
+    body: CancelCreate,
+    principal: BearerPrincipal,
+    resources: ResourcesDep,
+    idempotency_key: Annotated[str | None, _IDEMPOTENCY_HEADER] = None,
+) -> MessageAccepted:
+    """Cancel the pending PalAssist question: the request ends with a ``cancelled`` error event."""
+    conversation = await owned_conversation(resources, principal, conversation_id)
+    request_id = request_id_for(principal, conversation_id, idempotency_key)
+    cancel = ResumeValue(type="cancel")
+    message_id = await post_answer(resources, conversation, body.interrupt_id, cancel, request_id)
+    return _accepted(resources, conversation_id, request_id, message_id)
+
+
+def _accepted(
+    resources: Resources, conversation_id: str, request_id: str, message_id: str
+) -> MessageAccepted:
+    events_url = conversation_events_url(resources, conversation_id)
+    return MessageAccepted(
+        request_id=request_id, message_id=message_id, events_url=f"{events_url}?request_id={request_id}"
+    )

@@ -1,0 +1,134 @@
+"""Request and response bodies of the gateway's HTTP API."""
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from policypal.contracts import ChatMentions, DocType, InterruptEvent, ResumeValue
+from policypal.state import DocumentStatus, StoredMessage
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: one sentence a person can act on."""
+
+    detail: str
+
+
+class DocumentView(BaseModel):
+    """A document as its owner sees it."""
+
+    document_id: str
+    title: str
+    version: str
+    doc_type: DocType
+    set_name: str | None
+    filename: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    status: DocumentStatus
+    pages: int | None
+    chunks: int | None
+    parser: str | None
+    reason_code: str | None
+    reason: str | None
+    request_id: str
+    previous_version_id: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    events_url: str
+
+
+class UploadResult(BaseModel):
+    """Answer to an upload: 202 for a new document, 200 (``duplicate``) for bytes already uploaded."""
+
+    document_id: str
+    request_id: str
+    status: DocumentStatus
+    events_url: str
+    duplicate: bool = False
+    document: DocumentView
+
+
+class DocumentList(BaseModel):
+    """The caller's documents, newest first."""
+
+    documents: list[DocumentView]
+
+
+Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class ConversationCreate(BaseModel):
+    """Body of ``POST /v1/conversations``; the title is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: Title | None = None
+
+
+class ConversationView(BaseModel):
+    """A conversation without its messages."""
+
+    conversation_id: str
+    title: str
+    created_at: datetime
+    last_message_at: datetime | None
+    events_url: str
+
+
+class ConversationList(BaseModel):
+    """The caller's conversations, most recently active first."""
+
+    conversations: list[ConversationView]
+
+
+class ConversationDetail(ConversationView):
+    """A conversation with its history, oldest message first."""
+
+    messages: list[StoredMessage]
+    pending_interrupt: InterruptEvent | None = Field(
+        default=None, description="The PalAssist question the conversation waits on, if any."
+    )
+
+
+class MessageCreate(BaseModel):
+    """A user message with what was tagged in the composer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=20_000)
+    mentions: ChatMentions = Field(default_factory=ChatMentions)
+
+
+class ResumeCreate(BaseModel):
+    """The user's answer to the pending PalAssist question (``interrupt_id``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    interrupt_id: str = Field(min_length=1, max_length=200)
+    resume_value: ResumeValue
+
+
+class CancelCreate(BaseModel):
+    """Cancels the pending PalAssist question (``interrupt_id``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    interrupt_id: str = Field(min_length=1, max_length=200)
+
+
+class MessageAccepted(BaseModel):
+    """The message is stored and queued; follow ``events_url`` for progress and the answer."""
+
+    request_id: str
+    message_id: str
+    events_url: str
+
+
+class Health(BaseModel):
+    """Liveness or readiness, with the result of each check."""
+
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, bool] = Field(default_factory=dict)

@@ -1,0 +1,33 @@
+"""Admin endpoints for the tenant's profile: widget domains, industry, location, rate limits."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from gateway.models import ErrorBody
+from gateway.resources import ResourcesDep
+from policypal.auth import Principal, TenantProfile, TenantSettings, TenantStore
+from policypal.auth.http import require_scope
+
+router = APIRouter(prefix="/v1/admin/tenant", tags=["admin"])
+
+AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
+_ERRORS: dict[int | str, dict[str, object]] = {
+    401: {"model": ErrorBody},
+    403: {"model": ErrorBody},
+    429: {"model": ErrorBody},
+}
+
+
+@router.get("", response_model=TenantProfile, responses=_ERRORS)
+async def get_tenant(principal: AdminPrincipal, resources: ResourcesDep) -> TenantProfile:
+    """The caller's tenant profile (defaults when never set)."""
+    return await TenantStore(resources.redis).get(principal.tenant_id)
+
+
+@router.put("", response_model=TenantProfile, responses=_ERRORS)
+async def put_tenant(
+    body: TenantSettings, principal: AdminPrincipal, resources: ResourcesDep
+) -> TenantProfile:
+    """Replace the caller's tenant profile."""
+    return await TenantStore(resources.redis).put(principal.tenant_id, body)

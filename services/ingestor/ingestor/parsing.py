@@ -1,0 +1,115 @@
+"""From a document's bytes to its chunks: check limits, recognise the type, parse, chunk.
+
+The type comes from the bytes (``policypal.filetypes``), never from the name or the Content-Type
+the uploader sent. PDFs go page by page through ``pdf_text`` (progress per page); every other
+format goes through ``unstructured`` (``structured_text``) in one worker-thread call.
+"""
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from ingestor import rejections
+from ingestor.chunking import TextChunk, chunk_blocks, chunk_pages
+from ingestor.pdf_text import PageText, PdfText, parser_name
+from ingestor.progress import ProgressReporter
+from ingestor.structured_text import KIND_NAMES, Block, partition_structured
+from ingestor.zip_guard import check_zip
+from policypal.filetypes import FileKind, Verdict, claimed_types, detect_file_type, judge
+
+#: Longer runs without whitespace are not words or URLs but encoded data (base64, hex dumps).
+MAX_UNBROKEN_CHARS: Final = 10_000
+_UNBROKEN = re.compile(rf"\S{{{MAX_UNBROKEN_CHARS + 1},}}")
+
+
+@dataclass(frozen=True)
+class IngestLimits:
+    """What a document may not exceed; each limit ends ingestion with its own reason code."""
+
+    max_bytes: int = 50 * 1024 * 1024
+    max_pages: int = 2000
+    max_unpacked_bytes: int = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A document's chunks, its page count (1 for formats without pages) and the parser used."""
+
+    kind: FileKind
+    chunks: list[TextChunk]
+    pages: int
+    parser: str
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """The bytes and what the uploader said about them (name, Content-Type)."""
+
+    data: bytes
+    filename: str
+    content_type: str
+
+
+async def parse_document(
+    upload: UploadedFile, *, size: int, overlap: int, limits: IngestLimits, progress: ProgressReporter
+) -> ParsedDocument:
+    """Chunks of the file; raises ``DocumentRejected`` for anything we cannot or will not index."""
+    data = upload.data
+    if not data:
+        raise rejections.empty_file()
+    if len(data) > limits.max_bytes:
+        raise rejections.too_large(len(data), limits.max_bytes)
+    detected = detect_file_type(data)
+    if detected.encrypted:
+        raise rejections.encrypted("Office document")
+    kind = _parse_as(judge(detected, claimed_types(upload.filename, upload.content_type)))
+    await progress.report("parsing", f"Reading {detected.description}.")
+    if kind == "pdf":
+        pages = await _pdf_pages(data, limits, progress)
+        chunks = chunk_pages(pages, size=size, overlap=overlap)
+        if not chunks:
+            raise rejections.no_text_layer()
+        return ParsedDocument("pdf", chunks, len(pages), parser_name(pages))
+    if kind == "docx":
+        check_zip(data, max_unpacked_bytes=limits.max_unpacked_bytes)
+    blocks = await asyncio.to_thread(partition_structured, data, kind)
+    _refuse_unbroken_text(blocks)
+    chunks = chunk_blocks(blocks, size=size, overlap=overlap)
+    if not chunks:
+        raise rejections.no_text(KIND_NAMES[kind])
+    page_count = max((block.page or 1 for block in blocks), default=1)
+    await progress.report("parsed", f"Read {detected.description}.", done=page_count, total=page_count)
+    return ParsedDocument(kind, chunks, page_count, f"unstructured-{kind}")
+
+
+def _parse_as(verdict: Verdict) -> FileKind:
+    if verdict.kind is not None:
+        return verdict.kind
+    if verdict.problem == "mismatch":
+        raise rejections.type_mismatch(verdict.message)
+    if verdict.problem == "unreadable":
+        # Named as a document we parse, but the bytes are not one: to the uploader, a damaged file.
+        raise rejections.corrupt(verdict.message)
+    raise rejections.unsupported_type(verdict.message)
+
+
+async def _pdf_pages(data: bytes, limits: IngestLimits, progress: ProgressReporter) -> list[PageText]:
+    # pypdf and pdfminer are CPU-bound: each page runs in a worker thread so the event loop keeps
+    # serving (in-progress acks, other consumers of a shared broker).
+    pdf = await asyncio.to_thread(PdfText.open, data)
+    total = pdf.page_count
+    if total > limits.max_pages:
+        raise rejections.too_many_pages(total, limits.max_pages)
+    pages: list[PageText] = []
+    for i in range(total):
+        pages.append(await asyncio.to_thread(pdf.page, i))
+        await progress.report("parsed", f"Read page {i + 1} of {total}.", done=i + 1, total=total)
+    return pages
+
+
+def _refuse_unbroken_text(blocks: list[Block]) -> None:
+    for block in blocks:
+        match = _UNBROKEN.search(block.text)
+        if match is not None:
+            raise rejections.unbroken_text(len(match.group()))

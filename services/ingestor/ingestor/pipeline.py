@@ -1,0 +1,249 @@
+"""One uploaded document, end to end: fetch, parse, chunk, embed, index, then ready or failed.
+
+Broker-free: the bus is reached only through the ``EventSink`` and ``DocumentSource`` given to it, so
+the whole flow runs in tests with fakes or with the real stores.
+"""
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ingestor import rejections
+from ingestor.chunking import TextChunk
+from ingestor.parsing import IngestLimits, UploadedFile, parse_document
+from ingestor.progress import ProgressReporter
+from ingestor.rejections import DocumentRejected
+from policypal.bus import Unprocessable
+from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded, IngestProgress
+from policypal.contracts.envelope import Envelope
+from policypal.embeddings import Embedder
+from policypal.state import DocumentCatalog, DocumentRecord
+from policypal.vectorstore import ChunkIndex, ChunkPoint, sparse_vectors
+
+logger = logging.getLogger(__name__)
+
+
+class DocumentSource(Protocol):
+    """Where the uploaded bytes are kept."""
+
+    async def fetch(self, object_name: str) -> bytes:
+        """The bytes; raises ``DocumentRejected`` (missing_object) when they are gone."""
+        ...
+
+
+class EventSink(Protocol):
+    """Where the pipeline's events go (the bus, in the service)."""
+
+    async def progress(self, event: IngestProgress) -> None:
+        """Publish a progress event (best effort)."""
+        ...
+
+    async def terminal(self, event: Envelope) -> Envelope:
+        """Publish the request's one terminal event; returns the one that stands (an earlier one wins)."""
+        ...
+
+
+class TerminalLookup(Protocol):
+    """Finds the terminal event already recorded for a request (``policypal.state.RequestLedger``)."""
+
+    async def terminal(self, tenant_id: str, request_id: str) -> Envelope | None:
+        """The recorded terminal event, if the request already ended."""
+        ...
+
+
+@dataclass(frozen=True)
+class ChunkingOptions:
+    """How to cut and embed: sizes in characters, ``embed_group`` chunks per embed+upsert round."""
+
+    chunk_size: int = 1000
+    chunk_overlap: int = 150
+    embed_group: int = 64
+
+
+class IngestPipeline:
+    """Runs ingestion of one ``DocumentUploaded`` at a time; safe to re-run on the same upload."""
+
+    def __init__(
+        self,
+        *,
+        catalog: DocumentCatalog,
+        ledger: TerminalLookup,
+        index: ChunkIndex,
+        embedder: Embedder,
+        source: DocumentSource,
+        sink: EventSink,
+        options: ChunkingOptions = ChunkingOptions(),
+        limits: IngestLimits | None = None,
+        progress_interval: float = 0.5,
+    ) -> None:
+        self._catalog = catalog
+        self._ledger = ledger
+        self._index = index
+        self._embedder = embedder
+        self._source = source
+        self._sink = sink
+        self._options = options
+        self._limits = limits or IngestLimits()
+        self._progress_interval = progress_interval
+
+    async def run(self, upload: DocumentUploaded) -> Envelope:
+        """Ingest ``upload``; returns the terminal event (DocumentReady or DocumentFailed) that stands.
+
+        Raises ``Unprocessable`` when the document record is missing or belongs to someone else, and
+        lets transient errors (Qdrant, NATS, Redis) through so the delivery is retried.
+        """
+        record = await self._catalog.get(upload.tenant_id, upload.user_id, upload.document_id)
+        if record is None:
+            raise Unprocessable(
+                f"no document {upload.document_id} of tenant {upload.tenant_id} and user {upload.user_id}"
+            )
+        standing = await self._ledger.terminal(record.tenant_id, upload.request_id)
+        if standing is not None:
+            # A redelivery after the work was done: settle the catalog and re-publish, nothing else.
+            return await self._finish(record, standing)
+        try:
+            terminal: Envelope = await self._ingest(upload, record)
+        except DocumentRejected as rejection:
+            logger.info("document %s rejected: %s", upload.document_id, rejection)
+            # A retry that fails must not leave the points of an earlier, interrupted run searchable.
+            await self._index.delete_document(tenant_id=record.tenant_id, document_id=record.document_id)
+            terminal = _failed(upload.request_id, record, rejection)
+        return await self._finish(record, terminal)
+
+    async def give_up(self, upload: DocumentUploaded) -> Envelope | None:
+        """Mark the document failed after the last retry of an internal error; None if there is no record."""
+        record = await self._catalog.get(upload.tenant_id, upload.user_id, upload.document_id)
+        if record is None:
+            return None
+        return await self._finish(record, _failed(upload.request_id, record, rejections.gave_up()))
+
+    async def _finish(self, record: DocumentRecord, terminal: Envelope) -> Envelope:
+        # The catalog is written before the terminal event: a crash in between leaves no ledger entry,
+        # so the redelivery redoes the work. An earlier recorded terminal event always wins.
+        recorded = await self._ledger.terminal(record.tenant_id, terminal.request_id)
+        if await self._catalog.get(record.tenant_id, record.user_id, record.document_id) is None:
+            # Deleted while we indexed: the deletion may have run before our last upsert, so the
+            # points go now, and the record is not brought back by settling it.
+            await self._index.delete_document(tenant_id=record.tenant_id, document_id=record.document_id)
+            deleted = _failed(terminal.request_id, record, rejections.deleted())
+            return await self._sink.terminal(recorded or deleted)
+        standing = recorded or terminal
+        await self._settle(record, standing)
+        return await self._sink.terminal(standing)
+
+    async def _ingest(self, upload: DocumentUploaded, record: DocumentRecord) -> DocumentReady:
+        progress = ProgressReporter(upload, self._sink.progress, min_interval=self._progress_interval)
+        data = await self._source.fetch(upload.object_name)
+        await progress.report("stored", f"Received {upload.filename} ({len(data)} bytes).")
+        parsed = await parse_document(
+            UploadedFile(data, upload.filename, upload.content_type),
+            size=self._options.chunk_size,
+            overlap=self._options.chunk_overlap,
+            limits=self._limits,
+            progress=progress,
+        )
+        chunks = parsed.chunks
+        await progress.report(
+            "chunked", f"Split into {len(chunks)} passages.", done=len(chunks), total=len(chunks)
+        )
+
+        await self._embed_and_index(record, chunks, progress)
+        # An earlier run of this document (before a retry) may have written more chunks than this one.
+        await self._index.delete_chunks_from(
+            tenant_id=record.tenant_id, document_id=record.document_id, first_index=len(chunks)
+        )
+        await progress.report("indexed", "The document is searchable.", done=len(chunks), total=len(chunks))
+        return DocumentReady(
+            tenant_id=record.tenant_id,
+            user_id=record.user_id,
+            request_id=upload.request_id,
+            thread_id=record.document_id,
+            document_id=record.document_id,
+            pages=parsed.pages,
+            chunks=len(chunks),
+            parser=parsed.parser,
+        )
+
+    async def _embed_and_index(
+        self, record: DocumentRecord, chunks: Sequence[TextChunk], progress: ProgressReporter
+    ) -> None:
+        total = len(chunks)
+        group = max(1, self._options.embed_group)
+        groups = [chunks[i : i + group] for i in range(0, total, group)]
+        await progress.report("embedding", f"Embedding {total} passages.", done=0, total=total)
+        # Embed group k+1 in a thread while group k is written to Qdrant: the two overlap.
+        pending = asyncio.create_task(self._embed(groups[0]))
+        done = 0
+        try:
+            for k, current in enumerate(groups):
+                vectors = await pending
+                if k + 1 < len(groups):
+                    pending = asyncio.create_task(self._embed(groups[k + 1]))
+                points = [_point(record, chunk) for chunk in current]
+                # BM25 keyword vectors beside the dense ones, for hybrid search; off the event loop.
+                sparse = await asyncio.to_thread(sparse_vectors, points)
+                await self._index.upsert(points, vectors, sparse)
+                done += len(current)
+                await progress.report(
+                    "embedding", f"Embedded {done} of {total} passages.", done=done, total=total
+                )
+        finally:
+            if not pending.done():
+                pending.cancel()
+        await progress.report("embedded", f"Embedded {total} passages.", done=total, total=total)
+
+    async def _embed(self, chunks: Sequence[TextChunk]) -> list[list[float]]:
+        matrix = await asyncio.to_thread(self._embedder.embed, [chunk.text for chunk in chunks])
+        vectors: list[list[float]] = matrix.tolist()
+        return vectors
+
+    async def _settle(self, record: DocumentRecord, terminal: Envelope) -> None:
+        """Bring the catalog record in line with the terminal event (idempotent)."""
+        if isinstance(terminal, DocumentReady):
+            update: dict[str, object] = {
+                "status": "ready",
+                "pages": terminal.pages,
+                "chunks": terminal.chunks,
+                "parser": terminal.parser,
+                "reason_code": None,
+                "reason": None,
+            }
+        elif isinstance(terminal, DocumentFailed):
+            update = {"status": "failed", "reason_code": terminal.reason_code, "reason": terminal.reason}
+        else:
+            return
+        if all(getattr(record, key) == value for key, value in update.items()):
+            return
+        await self._catalog.save(record.model_copy(update=update))
+
+
+def _point(record: DocumentRecord, chunk: TextChunk) -> ChunkPoint:
+    # Tenant, user and document metadata come from the catalog record, not the event: the record is
+    # what the gateway checked and stored.
+    return ChunkPoint(
+        tenant_id=record.tenant_id,
+        user_id=record.user_id,
+        document_id=record.document_id,
+        title=record.title,
+        version=record.version,
+        doc_type=record.doc_type,
+        set_name=record.set_name,
+        page=chunk.page,
+        chunk_index=chunk.index,
+        section=chunk.section,
+        text=chunk.text,
+    )
+
+
+def _failed(request_id: str, record: DocumentRecord, rejection: DocumentRejected) -> DocumentFailed:
+    return DocumentFailed(
+        tenant_id=record.tenant_id,
+        user_id=record.user_id,
+        request_id=request_id,
+        thread_id=record.document_id,
+        document_id=record.document_id,
+        reason_code=rejection.reason_code,
+        reason=rejection.reason,
+    )

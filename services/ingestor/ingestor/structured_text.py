@@ -1,0 +1,125 @@
+"""DOCX, HTML, Markdown, plain text and e-mail through ``unstructured``, as blocks under section titles.
+
+Offline strategies only (see ``offline_nlp``). Every element becomes a ``Block``: running text under
+the latest title, or a whole table. Headers and footers are dropped (a DOCX repeats them on every
+page: indexing them would make every page match). Synchronous and CPU-bound: run it in a thread.
+"""
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import Literal
+
+from ingestor import rejections
+from ingestor.offline_nlp import configure_offline
+from ingestor.tables import Table, table_from_html
+from policypal.filetypes import FileKind, UndecodableText, decode_text
+
+logger = logging.getLogger(__name__)
+
+_SKIPPED = frozenset({"Header", "Footer", "PageBreak", "PageNumber", "Image"})
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of text, or one table, within a section (``section`` None before the first title)."""
+
+    kind: Literal["text", "table"]
+    text: str
+    section: str | None
+    page: int | None
+    table: Table | None = None
+
+
+def partition_structured(data: bytes, kind: FileKind) -> list[Block]:
+    """The blocks of a non-PDF document; raises ``DocumentRejected`` for undecodable or damaged files."""
+    configure_offline()
+    try:
+        elements = _partition(data, kind)
+    except rejections.DocumentRejected:
+        raise
+    except Exception as exc:
+        logger.info("unstructured cannot read the %s: %s: %s", kind, type(exc).__name__, exc)
+        raise rejections.corrupt(
+            f"The {KIND_NAMES[kind]} is damaged or truncated and cannot be read."
+        ) from exc
+    return _blocks(elements, preface=_email_preface(elements) if kind == "email" else None)
+
+
+KIND_NAMES: dict[FileKind, str] = {
+    "pdf": "PDF",
+    "docx": "Word document",
+    "html": "HTML page",
+    "markdown": "Markdown document",
+    "text": "text file",
+    "email": "e-mail",
+}
+
+
+def _partition(data: bytes, kind: FileKind) -> list[object]:
+    from unstructured.partition.docx import partition_docx
+    from unstructured.partition.email import partition_email
+    from unstructured.partition.html import partition_html
+    from unstructured.partition.md import partition_md
+    from unstructured.partition.text import partition_text
+
+    if kind == "docx":
+        return list(partition_docx(file=io.BytesIO(data), infer_table_structure=True))
+    if kind == "email":
+        return list(partition_email(file=io.BytesIO(data)))
+    text = _decoded(data)
+    if kind == "html":
+        return list(partition_html(text=text))
+    if kind == "markdown":
+        return list(partition_md(text=text))
+    return list(partition_text(text=text))
+
+
+def _decoded(data: bytes) -> str:
+    try:
+        return decode_text(data).text
+    except UndecodableText as exc:
+        raise rejections.undecodable_text() from exc
+
+
+def _email_preface(elements: list[object]) -> Block | None:
+    """Sender, recipients, subject and date as the first block: an audit must cite who wrote what."""
+    if not elements:
+        return None
+    metadata = getattr(elements[0], "metadata", None)
+    subject = getattr(metadata, "subject", None)
+    lines = [
+        f"{label}: {', '.join(value) if isinstance(value, list) else value}"
+        for label, value in (
+            ("From", getattr(metadata, "sent_from", None)),
+            ("To", getattr(metadata, "sent_to", None)),
+            ("Subject", subject),
+            ("Date", getattr(metadata, "last_modified", None)),
+        )
+        if value
+    ]
+    return Block("text", "\n".join(lines), subject, None) if lines else None
+
+
+def _blocks(elements: list[object], *, preface: Block | None) -> list[Block]:
+    blocks: list[Block] = [preface] if preface else []
+    section = preface.section if preface else None
+    for element in elements:
+        category = type(element).__name__
+        text = str(getattr(element, "text", "") or "").strip()
+        metadata = getattr(element, "metadata", None)
+        page = getattr(metadata, "page_number", None)
+        if category in _SKIPPED:
+            continue
+        if category == "Table":
+            markup = getattr(metadata, "text_as_html", None)
+            table = table_from_html(markup) if markup else None
+            if table is not None and table.rows:
+                blocks.append(Block("table", text, section, page, table))
+                continue
+        if not text:
+            continue
+        if category == "Title":
+            section = text
+        blocks.append(Block("text", text, section, page))
+    return blocks

@@ -1,0 +1,69 @@
+"""The notifier application: SSE routes plus a lifespan that opens NATS and Redis."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import nats
+from fastapi import FastAPI, Request, Response, status
+
+from notifier import routes
+from notifier.fanout import FanOut
+from notifier.resources import Resources
+from notifier.routes import StreamAlreadyEnded
+from policypal.auth import Authenticator
+from policypal.bus import declare_streams
+from policypal.bus.broker import DEFAULT_NATS_URL
+from policypal.config import Settings
+from policypal.contracts.streams import EVENTS
+from policypal.state import ConversationStore, DocumentCatalog, connect_redis
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """A notifier for ``settings``; connections open when the app starts and close when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # A plain nats-py client: the notifier only reads through ephemeral ordered consumers (one
+        # live feed per thread, one short replay per connection), which FastStream's subscriber
+        # model (declared at start-up) does not express.
+        nc = await nats.connect(settings.nats_url or DEFAULT_NATS_URL, max_reconnect_attempts=-1)
+        redis = connect_redis(settings.redis_url)
+        fanout: FanOut | None = None
+        try:
+            js = nc.jetstream()
+            # So a stream can be opened before any publisher has run.
+            await declare_streams(js, (EVENTS,))
+            fanout = FanOut(js)
+            app.state.resources = Resources(
+                settings=settings,
+                nats=nc,
+                js=js,
+                redis=redis,
+                catalog=DocumentCatalog(redis),
+                conversations=ConversationStore(redis),
+                fanout=fanout,
+            )
+            # API keys of other systems are accepted on streams too.
+            app.state.authenticator = Authenticator(settings, redis)
+            yield
+        finally:
+            if fanout is not None:
+                await fanout.close()
+            await nc.close()
+            await redis.aclose()
+
+    app = FastAPI(
+        title="PolicyPal notifier",
+        version="0.1.0",
+        description="Server-Sent Events of conversations and documents, with replay by Last-Event-ID.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(StreamAlreadyEnded)
+    async def _ended(request: Request, exc: StreamAlreadyEnded) -> Response:
+        # 204 is how SSE tells an EventSource to stop reconnecting.
+        return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+    app.include_router(routes.router)
+    return app

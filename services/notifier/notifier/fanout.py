@@ -1,0 +1,142 @@
+"""One live JetStream subscription per thread per process, fanned out in memory to its connections.
+
+Every SSE connection of a thread listens on a bounded queue of the thread's shared feed; the feed's
+ordered consumer is created for the first listener and deleted when the last one leaves. A listener
+whose queue overflows is cut off (``overflowed``), never waited for: the others keep their pace.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import anyio
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js.api import DeliverPolicy
+from nats.js.errors import NotFoundError
+
+from notifier.events import StoredEvent, stored_event
+from policypal.contracts.streams import EVENTS
+
+logger = logging.getLogger(__name__)
+
+#: Live events one connection may have waiting; a client further behind is disconnected to resume.
+LISTENER_QUEUE_SIZE = 256
+_LEAVE_TIMEOUT_SECONDS = 2.0
+
+
+class ListenerOverflowed(Exception):  # noqa: N818 - a condition the connection answers by closing
+    """The connection fell more than its queue behind the live feed and must resume by Last-Event-ID."""
+
+
+@dataclass(eq=False)
+class Listener:
+    """One connection's view of a thread's live feed: a bounded queue of stored events."""
+
+    queue: asyncio.Queue[StoredEvent] = field(default_factory=lambda: asyncio.Queue(LISTENER_QUEUE_SIZE))
+    overflowed: bool = False
+
+    def offer(self, event: StoredEvent) -> bool:
+        """Queue ``event`` without waiting; False (and ``overflowed`` from now on) when the queue is full."""
+        if self.overflowed:
+            return False
+        try:
+            self.queue.put_nowait(event)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            return False
+        return True
+
+    async def next(self) -> StoredEvent:
+        """The next live event; ListenerOverflowed once the queue has overflowed."""
+        if self.overflowed:
+            raise ListenerOverflowed
+        return await self.queue.get()
+
+
+@dataclass(eq=False)
+class _Feed:
+    """A thread's live subscription and the listeners it feeds."""
+
+    listeners: set[Listener] = field(default_factory=set)
+    sub: JetStreamContext.PushSubscription | None = None
+
+    async def dispatch(self, msg: Msg) -> None:
+        """Hand ``msg``, decoded once, to every listener without waiting; overflowing ones are dropped."""
+        event = stored_event(msg)
+        for listener in list(self.listeners):
+            if not listener.offer(event):
+                self.listeners.discard(listener)
+                logger.warning("a slow SSE client overflowed on %s; disconnecting it", msg.subject)
+
+
+class FanOut:
+    """The process's live feeds, keyed by thread subject filter."""
+
+    def __init__(self, js: JetStreamContext) -> None:
+        self._js = js
+        self._feeds: dict[str, _Feed] = {}
+        # Creating and deleting a feed's consumer awaits the server: one at a time, so a feed is
+        # never created twice nor deleted under a listener that just joined.
+        self._lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def listen(self, subject: str) -> AsyncIterator[Listener]:
+        """A listener of ``subject``'s live events, from (at the latest) the moment this returns."""
+        listener = Listener()
+        async with self._lock:
+            feed = self._feeds.get(subject)
+            if feed is None:
+                feed = _Feed()
+                # Only events published from now on: anything older is the connection's replay.
+                feed.sub = await self._js.subscribe(
+                    subject,
+                    stream=EVENTS.name,
+                    ordered_consumer=True,
+                    deliver_policy=DeliverPolicy.NEW,
+                    cb=feed.dispatch,
+                )
+                self._feeds[subject] = feed
+            feed.listeners.add(listener)
+        try:
+            yield listener
+        finally:
+            # The client may be gone and this task cancelled: shield so the consumer really goes away.
+            with anyio.move_on_after(_LEAVE_TIMEOUT_SECONDS, shield=True):
+                await self._leave(subject, feed, listener)
+
+    async def _leave(self, subject: str, feed: _Feed, listener: Listener) -> None:
+        async with self._lock:
+            feed.listeners.discard(listener)
+            # An overflowed listener is already out of the set: its connection may still be the last.
+            if feed.listeners or self._feeds.get(subject) is not feed:
+                return
+            del self._feeds[subject]
+            if feed.sub is not None:
+                await remove_consumer(self._js, feed.sub)
+
+    async def close(self) -> None:
+        """Remove every live feed's consumer (the process is stopping)."""
+        async with self._lock:
+            feeds, self._feeds = list(self._feeds.values()), {}
+            for feed in feeds:
+                if feed.sub is not None:
+                    await remove_consumer(self._js, feed.sub)
+
+    def subjects(self) -> set[str]:
+        """The subjects with a live feed now (one consumer each)."""
+        return set(self._feeds)
+
+
+async def remove_consumer(js: JetStreamContext, sub: JetStreamContext.PushSubscription) -> None:
+    """Stop delivery and delete the ephemeral consumer now, not after the server's idle timeout."""
+    try:
+        name = (await sub.consumer_info()).name
+    except Exception:  # already gone, or the connection is down: the server cleans up by itself
+        name = None
+    await sub.unsubscribe()
+    if name is not None:
+        with contextlib.suppress(NotFoundError):
+            await js.delete_consumer(EVENTS.name, name)

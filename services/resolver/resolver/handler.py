@@ -1,0 +1,250 @@
+"""One chat request or PalAssist answer, from the bus to its hand-off, question or terminal error.
+
+A new message (``chat.requested``) starts a fresh turn and supersedes a pending question (ADR 0003).
+An answer (``chat.resumed``) continues the saved turn from the step that asked; a cancel ends it.
+"""
+
+from dataclasses import dataclass
+
+from faststream.nats import NatsBroker
+from redis.asyncio import Redis
+
+from policypal.auth.tenants import TenantStore
+from policypal.bus import Unprocessable, publish_event, publish_terminal
+from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, InterruptEvent, UserContext
+from policypal.contracts.envelope import Envelope
+from policypal.state import (
+    ConversationMemory,
+    ConversationRecord,
+    ConversationStore,
+    DocumentCatalog,
+    PendingInterrupt,
+    RequestLedger,
+)
+from resolver.answers import apply_answer
+from resolver.handoff import action_request, registry_entries
+from resolver.history import history_window
+from resolver.low_retrieval import Retry, retried_request
+from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance
+from resolver.replies import (
+    CANCELLED_SENTENCE,
+    conclude_with_error,
+    conclude_with_interrupt,
+    interrupt_turn,
+    status_reporter,
+)
+from resolver.resolution import Loaded, load_conversation, owned_conversation, request_error
+from resolver.turn import Turn
+
+FAILURE_SENTENCE = (
+    "Something went wrong while I was reading your request, and retrying did not help. Please send it again."
+)
+EXPIRED_SENTENCE = (
+    "That question is no longer open: a newer message replaced it or it was already answered. "
+    "Please send your request again."
+)
+
+
+@dataclass(frozen=True)
+class Stores:
+    """The Redis stores a request touches."""
+
+    ledger: RequestLedger
+    conversations: ConversationStore
+    memory: ConversationMemory
+    catalog: DocumentCatalog
+    tenants: TenantStore
+
+    @classmethod
+    def on(cls, redis: Redis) -> "Stores":
+        """The stores on one Redis connection."""
+        return cls(
+            RequestLedger(redis),
+            ConversationStore(redis),
+            ConversationMemory(redis),
+            DocumentCatalog(redis),
+            TenantStore(redis),
+        )
+
+
+async def handle_chat_requested(
+    event: ChatRequested, *, broker: NatsBroker, redis: Redis, deciders: Deciders, final_delivery: bool
+) -> None:
+    """Resolve a new message: an action request, a PalAssist question, or an error.
+
+    Infrastructure errors propagate so the delivery is retried; on the ``final_delivery`` the user gets
+    an error event before the message is dead-lettered (ARCHITECTURE invariant 3).
+    """
+    stores = Stores.on(redis)
+    conversation = await owned_conversation(event, stores.conversations)
+    try:
+        if await _repeat_terminal(event, conversation, broker, stores):
+            return
+        await _supersede_pending(event, stores.memory)
+        loaded = await _load(event, conversation, stores, exclude={event.request_id})
+        outcome = await advance(Turn.start(event), loaded.context, deciders, status_reporter(broker, event))
+        await _conclude(outcome, event, conversation, loaded, broker, stores, answered=None)
+    except Unprocessable:
+        raise
+    except Exception:
+        await _fail_if_final(event, conversation, broker, stores, final_delivery)
+        raise
+
+
+async def handle_chat_resumed(
+    event: ChatResumed, *, broker: NatsBroker, redis: Redis, deciders: Deciders, final_delivery: bool
+) -> None:
+    """Continue the turn a PalAssist question paused, with the user's answer; or cancel it."""
+    stores = Stores.on(redis)
+    conversation = await owned_conversation(event, stores.conversations)
+    try:
+        if await _repeat_terminal(event, conversation, broker, stores):
+            return
+        pending = await stores.memory.pending(event.tenant_id, conversation.conversation_id)
+        if pending is None or pending.interrupt.interrupt_id != event.interrupt_id:
+            error = request_error(event, "interrupt_expired", EXPIRED_SENTENCE)
+            await conclude_with_error(
+                error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+            )
+            return
+        if event.resume_value.type == "cancel":
+            error = request_error(event, "cancelled", CANCELLED_SENTENCE)
+            await conclude_with_error(
+                error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+            )
+            await stores.memory.clear_pending(
+                event.tenant_id, conversation.conversation_id, event.interrupt_id
+            )
+            return
+        turn = Turn.model_validate(pending.resume_point)
+        loaded = await _load(event, conversation, stores, exclude={turn.request_id, event.request_id})
+        asked = pending.interrupt.interrupt_type
+        answered = apply_answer(turn, asked, event.resume_value, loaded.context.catalog)
+        if isinstance(answered, Retry):
+            await _hand_back(answered, event, conversation, stores, broker)
+            return
+        report = status_reporter(broker, event)
+        outcome = (
+            answered
+            if isinstance(answered, Question | Refusal)
+            else await advance(answered, loaded.context, deciders, report)
+        )
+        await _conclude(outcome, event, conversation, loaded, broker, stores, answered=pending)
+    except Unprocessable:
+        raise
+    except Exception:
+        await _fail_if_final(event, conversation, broker, stores, final_delivery)
+        raise
+
+
+async def _load(
+    event: Envelope, conversation: ConversationRecord, stores: Stores, *, exclude: set[str]
+) -> Loaded:
+    return await load_conversation(
+        conversation,
+        year=event.occurred_at.year,
+        exclude=exclude,
+        conversations=stores.conversations,
+        memory=stores.memory,
+        catalog=stores.catalog,
+    )
+
+
+async def _conclude(
+    outcome: Outcome,
+    event: Envelope,
+    conversation: ConversationRecord,
+    loaded: Loaded,
+    broker: NatsBroker,
+    stores: Stores,
+    *,
+    answered: PendingInterrupt | None,
+) -> None:
+    tenant, conv_id = event.tenant_id, conversation.conversation_id
+    if isinstance(outcome, Plan):
+        exclude = {outcome.turn.request_id, event.request_id}
+        history = history_window(loaded.messages, loaded.summary, exclude=exclude)
+        profile = await stores.tenants.get(tenant)
+        context = UserContext(industry=profile.industry, location=profile.location)
+        # One action request per request, however often this runs within the duplicate window.
+        await publish_event(
+            broker, action_request(event, outcome, history, context), msg_id=f"action:{event.request_id}"
+        )
+        await stores.memory.remember_documents(tenant, conv_id, registry_entries(outcome))
+    elif isinstance(outcome, Question):
+        interrupt = InterruptEvent(
+            tenant_id=tenant,
+            user_id=event.user_id,
+            request_id=event.request_id,
+            thread_id=conv_id,
+            interrupt_id=f"interrupt-{event.request_id}",
+            interrupt_type=outcome.interrupt_type,
+            message=outcome.message,
+            options=outcome.options,
+        )
+        # Saved before the event is published, so an answer never arrives before its resume point.
+        await stores.memory.save_pending(
+            PendingInterrupt(interrupt=interrupt, resume_point=outcome.turn.model_dump(mode="json"))
+        )
+        await conclude_with_interrupt(
+            interrupt, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+        )
+        return
+    else:
+        error = request_error(event, outcome.code, " ".join([outcome.message, *outcome.notices]))
+        await conclude_with_error(
+            error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+        )
+    if answered is not None:
+        await stores.memory.clear_pending(tenant, conv_id, answered.interrupt.interrupt_id)
+
+
+async def _hand_back(
+    retry: Retry, event: ChatResumed, conversation: ConversationRecord, stores: Stores, broker: NatsBroker
+) -> None:
+    """The paused request goes back to its worker, whose answer ends ``event``'s request."""
+    # One action request per request, however often this runs within the duplicate window.
+    await publish_event(broker, retried_request(event, retry), msg_id=f"action:{event.request_id}")
+    await stores.memory.clear_pending(event.tenant_id, conversation.conversation_id, event.interrupt_id)
+
+
+async def _repeat_terminal(
+    event: Envelope, conversation: ConversationRecord, broker: NatsBroker, stores: Stores
+) -> bool:
+    """A redelivered request that has ended already only repeats its end; True if it had one."""
+    existing = await stores.ledger.terminal(event.tenant_id, event.request_id)
+    if existing is None:
+        return False
+    if isinstance(existing, ErrorEvent):
+        await conclude_with_error(
+            existing, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+        )
+    elif isinstance(existing, InterruptEvent):
+        await stores.conversations.append(conversation, interrupt_turn(existing))
+        await publish_terminal(broker, stores.ledger, existing)
+    else:
+        # Answered by a worker already: only make sure the answer was published.
+        await publish_terminal(broker, stores.ledger, existing)
+    return True
+
+
+async def _supersede_pending(event: ChatRequested, memory: ConversationMemory) -> None:
+    """A new message replaces the question the conversation waits on (ADR 0003)."""
+    assert event.thread_id is not None, "checked by owned_conversation"
+    pending = await memory.pending(event.tenant_id, event.thread_id)
+    if pending is not None and pending.interrupt.occurred_at <= event.occurred_at:
+        await memory.clear_pending(event.tenant_id, event.thread_id, pending.interrupt.interrupt_id)
+
+
+async def _fail_if_final(
+    event: Envelope,
+    conversation: ConversationRecord,
+    broker: NatsBroker,
+    stores: Stores,
+    final_delivery: bool,
+) -> None:
+    if final_delivery:
+        failure = request_error(event, "request_failed", FAILURE_SENTENCE, retryable=True)
+        await conclude_with_error(
+            failure, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
+        )

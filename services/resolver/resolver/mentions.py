@@ -1,0 +1,40 @@
+"""Taking the composer's @mentions out of a message, so workers get the plain question."""
+
+import re
+from collections.abc import Iterable
+
+#: Action tags the composer offers (seed 000), plus @Web; any of them may open a message.
+ACTION_TAGS = ("summarize", "inquire", "compare", "audit", "web")
+
+
+def strip_mentions(text: str, names: Iterable[str]) -> str:
+    """``text`` without ``@<action>`` tags and ``@<name>`` for each given name (titles, ids).
+
+    Only known names are removed: a free ``@`` elsewhere (an e-mail address, "@ 5 %") is part of the
+    question. Longer names go first so "@Bank Negara 2024" wins over "@Bank Negara".
+    """
+    candidates = sorted({n.strip() for n in (*ACTION_TAGS, *names) if n.strip()}, key=len, reverse=True)
+    pattern = re.compile(
+        r"(?<![\w@])@(?:" + "|".join(re.escape(n) for n in candidates) + r")(?![\w-])", re.IGNORECASE
+    )
+    stripped = re.sub(r"\s+", " ", pattern.sub(" ", text))
+    # Mentions leave gaps before punctuation ("@Doc: what" -> " : what") and a stray comma in front.
+    stripped = re.sub(r" ([,;:.?!])", r"\1", stripped)
+    return stripped.strip().lstrip(",;:").strip()
+
+
+def mention_spans(text: str, names: Iterable[str]) -> list[tuple[str, int, int]]:
+    """(name, start, end) of every ``@<action>`` tag and ``@<name>`` mention in ``text``."""
+    candidates = sorted({n.strip() for n in (*ACTION_TAGS, *names) if n.strip()}, key=len, reverse=True)
+    pattern = re.compile(
+        r"(?<![\w@])@(" + "|".join(re.escape(n) for n in candidates) + r")(?![\w-])", re.IGNORECASE
+    )
+    return [(m.group(1), m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with each span blanked out, so positions of everything else stay where they were."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)

@@ -1,0 +1,198 @@
+"""The @Summarize worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
+
+import uuid
+from collections.abc import AsyncIterator
+
+import nats
+import pytest
+from nats.js import JetStreamContext
+from redis.asyncio import Redis
+
+from actions.stratified_sampling import sample_document
+from actions.summarize.service import DURABLE, SUBJECT, build_router
+from policypal.devstack import ManagedProcess
+from policypal.embeddings import MiniLMEmbedder
+from policypal.state import ConversationStore
+from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
+from tests.actions.policy_library import REGULATION_2024
+from tests.actions.worker_harness import (
+    USER,
+    IndexedDocument,
+    WorkerHarness,
+    assert_citations_verbatim,
+    index_pdf,
+    request,
+)
+from tests.pdf_factory import page_sentences
+from tests.support.jetstream import payload, wait_for_messages
+
+pytestmark = pytest.mark.integration
+
+PAGES = 30
+TENANT = f"t{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="module")
+async def library(
+    tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder
+) -> AsyncIterator[tuple[ChunkIndex, IndexedDocument, IndexedDocument]]:
+    client = open_qdrant(None, path=tmp_path_factory.mktemp("summarize") / "q")
+    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
+    await index.ensure_collection()
+    handbook = await index_pdf(
+        index,
+        embedder,
+        tenant=TENANT,
+        document_id="handbook",
+        title="Operations Handbook",
+        version="2024",
+        pages=[" ".join(page_sentences(page, 12)) for page in range(1, PAGES + 1)],
+        doc_type="policy",
+    )
+    regulation = await index_pdf(
+        index,
+        embedder,
+        tenant=TENANT,
+        document_id="reg24",
+        title="Records Regulation",
+        version="2024",
+        pages=REGULATION_2024,
+    )
+    # Another tenant's document (own id: point ids derive from the chunk id alone), never read.
+    await index_pdf(
+        index,
+        embedder,
+        tenant=f"{TENANT}x",
+        document_id="handbook2",
+        title="Leak",
+        version="1",
+        pages=["Secret text. " * 20],
+    )
+    yield index, handbook, regulation
+    await client.close()
+
+
+@pytest.fixture
+async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
+    nc = await nats.connect(str(nats_server.url))
+    js: JetStreamContext = nc.jetstream()
+    worker = WorkerHarness(js, redis_client, str(nats_server.url), DURABLE, SUBJECT, build_router)
+    await worker.new_conversation(TENANT)
+    yield worker
+    await worker.stop()
+    await nc.drain()
+
+
+async def test_sample_spans_the_whole_document_and_only_this_tenant(
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+) -> None:
+    index, handbook, _ = library
+    assert len(handbook.chunks) == 2 * PAGES  # two chunks per page
+
+    sample = await sample_document(index, tenant_id=TENANT, user_id=USER, document_id="handbook")
+    foreign = await index.document_chunks(tenant_id=TENANT, user_id=USER, document_id="handbook2")
+
+    assert (sample.total_chunks, len(sample.chunks)) == (2 * PAGES, 11)  # 18 % of 60
+    assert len({chunk.chunk_index for chunk in sample.chunks}) == 11
+    pages = [chunk.page or 0 for chunk in sample.chunks]
+    assert pages == sorted(pages)
+    third = PAGES // 3
+    assert any(p <= third for p in pages)
+    assert any(third < p <= 2 * third for p in pages)
+    assert any(p > 2 * third for p in pages)
+    assert all(chunk.tenant_id == TENANT for chunk in sample.chunks)
+    assert foreign == []
+
+
+async def test_summary_is_extractive_cited_and_answered_once(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+    redis_client: Redis,
+) -> None:
+    index, handbook, _ = library
+    broker = await harness.start(index, embedder)
+    event = request(TENANT, "summarize", "", [handbook])
+
+    await harness.ask(broker, event, copies=2)
+    body = await harness.terminal(TENANT)
+
+    assert (body["request_id"], body["action"], body["model"]) == (
+        event.request_id,
+        "summarize",
+        "offline-extractive",
+    )
+    assert "without a language model" in body["answer"]
+    assert_citations_verbatim(body, [handbook])
+    [coverage] = body["result"]["documents"]
+    assert coverage["chunks_sampled"] == 11
+    assert min(coverage["sampled_pages"]) <= PAGES // 3 < 2 * PAGES // 3 < max(coverage["sampled_pages"])
+    # Summary sentences come from the sample, in reading order.
+    cited_pages = [c["page"] for c in body["citations"]]
+    assert set(cited_pages) <= set(coverage["sampled_pages"])
+    assert cited_pages == sorted(cited_pages)
+    assert await harness.statuses(TENANT) == ["sampling", "summarizing"]
+    [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
+    assert (turn.message_id, turn.content) == (body["message_id"], body["answer"])
+
+
+async def test_several_documents_get_a_section_each(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+) -> None:
+    index, handbook, regulation = library
+    broker = await harness.start(index, embedder)
+    await harness.ask(broker, request(TENANT, "summarize", "summarise these", [handbook, regulation]))
+    body = await harness.terminal(TENANT)
+
+    answer = body["answer"]
+    assert answer.index("### “Operations Handbook” (version 2024)") < answer.index(
+        "### “Records Regulation” (version 2024)"
+    )
+    assert_citations_verbatim(body, [handbook, regulation])
+    assert {c["document_id"] for c in body["citations"]} == {"handbook", "reg24"}
+    # The small regulation is read whole (fewer chunks than the minimum sample).
+    assert body["result"]["documents"][1]["chunks_sampled"] == len(regulation.chunks)
+
+
+async def test_no_document_is_refused_with_a_reason(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+) -> None:
+    broker = await harness.start(library[0], embedder)
+    await harness.ask(broker, request(TENANT, "summarize", "summarise", []))
+    body = await harness.terminal(TENANT, "error")
+    assert (body["code"], body["retryable"]) == ("no_documents", False)
+
+
+class UnreachableIndex(ChunkIndex):
+    """Qdrant is down."""
+
+    async def document_chunks(self, *, tenant_id: str, user_id: str, document_id: str) -> list[ChunkPoint]:
+        raise ConnectionError("qdrant unreachable")
+
+
+async def test_last_failed_delivery_tells_the_user_before_dead_lettering(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+    redis_client: Redis,
+) -> None:
+    broken = UnreachableIndex(library[0]._client, model_id=embedder.model_id, dimension=embedder.dimension)
+    broker = await harness.start(broken, embedder, max_deliver=1)
+    event = request(TENANT, "summarize", "", [library[1]])
+    await harness.ask(broker, event)
+
+    body = await harness.terminal(TENANT, "error")
+    assert (body["code"], body["retryable"]) == ("action_failed", True)
+    letters = await wait_for_messages(harness.js, "DLQ", f"dlq.{SUBJECT}")
+    assert event.request_id in {payload(m)["request_id"] for m in letters}
+    [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
+    assert turn.metadata == {"error_code": "action_failed"}

@@ -1,0 +1,45 @@
+"""Shared fixtures: real infrastructure started from the project's own packages, per test session."""
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
+
+
+@pytest.fixture(scope="session", autouse=True)
+def offline_by_default() -> Iterator[None]:
+    """Tests choose the LLM path explicitly (a scripted server); a key on the machine must not switch it on."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "POLICYPAL_EMBEDDING_MODEL"):
+            patch.delenv(name, raising=False)
+        yield
+
+
+@pytest.fixture(scope="session")
+def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ManagedProcess]:
+    """A real nats-server 2.15 with JetStream on a free port and a temporary store."""
+    root: Path = tmp_path_factory.mktemp("nats")
+    proc = start_nats_server(root / "store", log_path=root / "nats.log")
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ManagedProcess]:
+    """A real Valkey (Redis protocol) on a free port with its own data directory."""
+    root: Path = tmp_path_factory.mktemp("valkey")
+    proc = start_valkey(root / "data", log_path=root / "valkey.log")
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+async def redis_client(valkey_server: ManagedProcess) -> AsyncIterator[Redis]:
+    """A client of the test Valkey, emptied before each test."""
+    client: Redis = Redis.from_url(valkey_server.url, decode_responses=True)
+    await client.flushdb()
+    yield client
+    await client.aclose()

@@ -1,0 +1,68 @@
+"""Runs `policypal up` as a child process on free ports, as a user would."""
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from policypal.auth import issue_token
+from policypal.config import Settings
+from policypal.devstack import free_port, wait_for_port
+
+_INHERITED_URLS = ("NATS_URL", "REDIS_URL", "QDRANT_URL", "POLICYPAL_NATS_URL", "POLICYPAL_REDIS_URL")
+
+
+@dataclass(frozen=True)
+class RunningSystem:
+    """Where the started system listens, and how to sign tokens for it."""
+
+    api_url: str
+    events_url: str
+    settings: Settings
+    process: "subprocess.Popen[bytes]"
+
+    def token(self, tenant: str, user: str, ttl_seconds: int | None = None) -> str:
+        """A bearer token the system accepts."""
+        return issue_token(self.settings, tenant, user, ttl_seconds=ttl_seconds)
+
+
+@contextmanager
+def policypal_up(
+    data_dir: Path, *, startup_timeout: float = 120.0, extra_env: dict[str, str] | None = None
+) -> Iterator[RunningSystem]:
+    """Start the whole system on embedded defaults under ``data_dir``; stop it with SIGINT (Ctrl-C)."""
+    port, notifier_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if k not in _INHERITED_URLS}
+    env |= {
+        "PORT": str(port),
+        "POLICYPAL_NOTIFIER_PORT": str(notifier_port),
+        "POLICYPAL_DATA_DIR": str(data_dir),
+        "POLICYPAL_ENVIRONMENT": "test",
+    } | (extra_env or {})
+    settings = Settings(_env_file=None, environment="test", data_dir=data_dir)
+    log = (data_dir.parent / f"{data_dir.name}-up.log").open("ab")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "policypal.cli.main", "up"], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        wait_for_port(port, timeout=startup_timeout, process=process)
+        wait_for_port(notifier_port, timeout=startup_timeout, process=process)
+        yield RunningSystem(
+            api_url=f"http://127.0.0.1:{port}",
+            events_url=f"http://127.0.0.1:{notifier_port}",
+            settings=settings,
+            process=process,
+        )
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        log.close()

@@ -1,0 +1,64 @@
+"""SIGTERM a worker mid-request (a rolling update): its in-flight request is finished or handed back
+at once, so the replacement completes everything without waiting for the ack timeout."""
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from actions.inquire.service import DURABLE
+from policypal.state import ConversationStore
+from tests.faults.stack import (
+    THREAD,
+    assert_exactly_once,
+    fault_stack,
+    index_policy,
+    inquiries,
+    jetstream,
+    new_conversation,
+    publish_all,
+    terminal_events,
+    wait_for_in_flight,
+    wait_for_terminals,
+)
+
+pytestmark = [pytest.mark.faults, pytest.mark.integration]
+
+REQUESTS = 40
+#: Far beyond the test's own time limits: a request abandoned by the stopped worker would only come
+#: back after this long, so the test fails unless shutdown settles every delivery it holds.
+ACK_WAIT = "300"
+
+
+async def test_sigterm_finishes_or_returns_in_flight_work(tmp_path: Path) -> None:
+    tenant = "acme"
+    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
+        await index_policy(tmp_path / "qdrant", tenant)
+        redis = Redis.from_url(stack.redis_url, decode_responses=True)
+        await new_conversation(redis, tenant)
+        requests = inquiries(tenant, REQUESTS)
+        await publish_all(js, requests)
+
+        leaving = stack.start_worker("actions.inquire", POLICYPAL_ACK_WAIT_SECONDS=ACK_WAIT)
+        await wait_for_terminals(js, tenant, REQUESTS // 4, within=90)
+        await wait_for_in_flight(js, DURABLE)
+        started = time.monotonic()
+        code = await asyncio.to_thread(leaving.stop, 30.0)
+        stopped_in = time.monotonic() - started
+        assert code == 0, f"the worker did not stop cleanly (exit code {code})"
+        assert leaving.log_path is not None
+        # Its Redis and Qdrant clients stay open until its last handler returned.
+        assert "handler failed" not in leaving.log_path.read_text()
+        info = await js.consumer_info("ACTIONS", DURABLE)
+        assert info.num_ack_pending == 0, "the stopped worker left a request unsettled"
+
+        stack.start_worker("actions.inquire", POLICYPAL_ACK_WAIT_SECONDS=ACK_WAIT)
+        await wait_for_terminals(js, tenant, REQUESTS, within=90)
+        terminals = await terminal_events(js, tenant)
+        history = await ConversationStore(redis).messages(tenant, THREAD)
+        await redis.aclose()
+    assert stopped_in < 25, f"shutdown took {stopped_in:.1f} s"
+    assert_exactly_once(requests, terminals, history)
+    assert {t["type"] for t in terminals} == {"response"}

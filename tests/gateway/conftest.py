@@ -1,0 +1,84 @@
+"""Fixtures of the gateway tests: a real gateway on NATS and Valkey, tokens, PDFs."""
+
+import uuid
+from collections.abc import AsyncIterator
+
+import httpx
+import nats
+import pytest
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from redis.asyncio import Redis
+
+from gateway.app import create_app
+from policypal.auth import issue_token
+from policypal.config import Settings
+from policypal.devstack import ManagedProcess, free_port
+from tests.gateway.serving import serve
+from tests.pdf_factory import make_pdf as make_pdf_pages
+
+MAX_UPLOAD_BYTES = 100_000
+
+
+def make_pdf(text: str) -> bytes:
+    """A small one-page PDF whose bytes differ with ``text``."""
+    return make_pdf_pages([text])
+
+
+def new_id(prefix: str) -> str:
+    """A SafeId unique to this test run."""
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture(scope="module")
+def settings(nats_server: ManagedProcess, valkey_server: ManagedProcess) -> Settings:
+    """Settings pointing at the test NATS and Valkey, with a small upload limit."""
+    return Settings(
+        NATS_URL=nats_server.url,
+        REDIS_URL=valkey_server.url,
+        environment="test",
+        PORT=free_port(),
+        notifier_port=free_port(),
+        max_upload_bytes=MAX_UPLOAD_BYTES,
+    )
+
+
+@pytest.fixture(scope="module")
+async def gateway_url(settings: Settings) -> AsyncIterator[str]:
+    """A gateway served by uvicorn in this process."""
+    async with serve(create_app(settings), settings.port) as url:
+        yield url
+
+
+@pytest.fixture
+async def client(gateway_url: str, redis_client: Redis) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the gateway; Valkey is emptied first (by ``redis_client``)."""
+    async with httpx.AsyncClient(base_url=gateway_url, timeout=10) as http:
+        yield http
+
+
+@pytest.fixture
+async def nc(nats_server: ManagedProcess) -> AsyncIterator[Client]:
+    """A NATS client to look at what the gateway published."""
+    connection = await nats.connect(str(nats_server.url))
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+def js(nc: Client) -> JetStreamContext:
+    """JetStream of the test NATS."""
+    return nc.jetstream()
+
+
+@pytest.fixture
+def auth(settings: Settings) -> dict[str, str]:
+    """Authorization header of a fresh tenant and user."""
+    return bearer(settings, new_id("t"), new_id("u"))
+
+
+def bearer(
+    settings: Settings, tenant_id: str, user_id: str, ttl_seconds: int | None = None
+) -> dict[str, str]:
+    """Authorization header for one user of one tenant."""
+    return {"Authorization": f"Bearer {issue_token(settings, tenant_id, user_id, ttl_seconds)}"}

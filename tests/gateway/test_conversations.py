@@ -1,0 +1,169 @@
+"""Conversations and chat messages through a real gateway on NATS and Valkey."""
+
+import httpx
+import pytest
+from nats.js import JetStreamContext
+from pydantic import ValidationError
+
+from policypal.config import Settings
+from policypal.contracts import ChatRequested, parse_event
+from policypal.contracts.streams import CHAT
+from policypal.contracts.subjects import CHAT_REQUESTED
+from tests.gateway.conftest import bearer, make_pdf, new_id
+
+pytestmark = pytest.mark.integration
+
+
+async def chat_requests(js: JetStreamContext, request_id: str) -> list[ChatRequested]:
+    """Every chat.requested event of one request retained in the CHAT stream."""
+    sub = await js.subscribe(CHAT_REQUESTED, stream=CHAT.name, ordered_consumer=True)
+    found: list[ChatRequested] = []
+    try:
+        while True:
+            try:
+                msg = await sub.next_msg(timeout=0.3)
+            except TimeoutError:
+                return found
+            try:
+                event = parse_event(msg.data)
+            except ValidationError:
+                continue  # another test's deliberately invalid message (tests/resolver) shares the stream
+            if isinstance(event, ChatRequested) and event.request_id == request_id:
+                found.append(event)
+    finally:
+        await sub.unsubscribe()
+
+
+async def new_conversation(
+    client: httpx.AsyncClient, headers: dict[str, str], title: str | None = None
+) -> str:
+    body = {"title": title} if title else None
+    response = await client.post("/v1/conversations", headers=headers, json=body)
+    assert response.status_code == 201, response.text
+    conversation_id: str = response.json()["conversation_id"]
+    return conversation_id
+
+
+async def test_create_and_read_a_conversation(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    untitled = await client.post("/v1/conversations", headers=auth)
+    assert untitled.status_code == 201
+    assert untitled.json()["title"] == "New conversation"
+
+    conversation_id = await new_conversation(client, auth, "GDPR review")
+    response = await client.get(f"/v1/conversations/{conversation_id}", headers=auth)
+    assert response.status_code == 200
+    assert response.json()["title"] == "GDPR review"
+    assert response.json()["messages"] == []
+
+
+async def test_post_message_stores_the_turn_and_publishes(
+    client: httpx.AsyncClient, js: JetStreamContext, settings: Settings, auth: dict[str, str]
+) -> None:
+    pdf = make_pdf("mentioned document")
+    document = await client.post(
+        "/v1/documents",
+        headers=auth,
+        data={"title": "Policy", "version": "1", "doc_type": "policy"},
+        files={"file": ("p.pdf", pdf, "application/pdf")},
+    )
+    document_id = document.json()["document_id"]
+    conversation_id = await new_conversation(client, auth)
+
+    response = await client.post(
+        f"/v1/conversations/{conversation_id}/messages",
+        headers=auth,
+        json={"text": "Summarize it", "mentions": {"action": "summarize", "documents": [document_id]}},
+    )
+    assert response.status_code == 202, response.text
+    body = response.json()
+    request_id = body["request_id"]
+    assert body["events_url"] == (
+        f"{settings.events_base_url}/v1/conversations/{conversation_id}/events?request_id={request_id}"
+    )
+
+    [event] = await chat_requests(js, request_id)
+    assert event.thread_id == conversation_id
+    assert event.message_id == body["message_id"]
+    assert event.text == "Summarize it"
+    assert event.mentions.action == "summarize"
+    assert event.mentions.documents == [document_id]
+
+    history = (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()
+    [turn] = history["messages"]
+    assert (turn["role"], turn["content"], turn["request_id"], turn["message_id"]) == (
+        "user",
+        "Summarize it",
+        request_id,
+        body["message_id"],
+    )
+    assert history["last_message_at"] is not None
+
+
+async def test_idempotency_key_makes_a_retry_harmless(
+    client: httpx.AsyncClient, js: JetStreamContext, auth: dict[str, str]
+) -> None:
+    conversation_id = await new_conversation(client, auth)
+    url = f"/v1/conversations/{conversation_id}/messages"
+    headers = {**auth, "Idempotency-Key": "retry-1"}
+
+    first = await client.post(url, headers=headers, json={"text": "What does article 5 say?"})
+    again = await client.post(url, headers=headers, json={"text": "What does article 5 say?"})
+
+    assert first.status_code == again.status_code == 202
+    assert again.json() == first.json()
+    history = (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()
+    assert len(history["messages"]) == 1
+    assert len(await chat_requests(js, first.json()["request_id"])) == 1
+
+    changed = await client.post(url, headers=headers, json={"text": "Something else"})
+    assert changed.status_code == 409
+    other = await client.post(url, headers={**auth, "Idempotency-Key": "retry-2"}, json={"text": "x"})
+    assert other.json()["request_id"] != first.json()["request_id"]
+
+
+async def test_invalid_messages_are_refused(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    conversation_id = await new_conversation(client, auth)
+    url = f"/v1/conversations/{conversation_id}/messages"
+    assert (await client.post(url, headers=auth, json={"text": ""})).status_code == 422
+    assert (await client.post(url, headers=auth, json={"text": "x" * 20_001})).status_code == 422
+    bad_action = {"text": "hi", "mentions": {"action": "delete"}}
+    assert (await client.post(url, headers=auth, json=bad_action)).status_code == 422
+    bad_id = await client.post(url, headers=auth, json={"text": "hi", "mentions": {"documents": ["a.b"]}})
+    assert bad_id.status_code == 422
+    history = (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()
+    assert history["messages"] == []
+
+
+async def test_conversations_of_others_are_not_found(client: httpx.AsyncClient, settings: Settings) -> None:
+    tenant = new_id("t")
+    owner = bearer(settings, tenant, new_id("u"))
+    conversation_id = await new_conversation(client, owner)
+
+    for stranger in (bearer(settings, tenant, new_id("u")), bearer(settings, new_id("t"), new_id("u"))):
+        read = await client.get(f"/v1/conversations/{conversation_id}", headers=stranger)
+        assert read.status_code == 404
+        assert read.json() == {"detail": "No such conversation."}
+        post = await client.post(
+            f"/v1/conversations/{conversation_id}/messages", headers=stranger, json={"text": "hi"}
+        )
+        assert post.status_code == 404
+        listed = (await client.get("/v1/conversations", headers=stranger)).json()["conversations"]
+        assert listed == []
+    history = (await client.get(f"/v1/conversations/{conversation_id}", headers=owner)).json()
+    assert history["messages"] == []
+
+
+async def test_list_shows_the_most_recently_active_first(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    owner = bearer(settings, new_id("t"), new_id("u"))
+    older = await new_conversation(client, owner, "older")
+    newer = await new_conversation(client, owner, "newer")
+    listed = (await client.get("/v1/conversations", headers=owner)).json()["conversations"]
+    assert [c["conversation_id"] for c in listed] == [newer, older]
+
+    posted = await client.post(f"/v1/conversations/{older}/messages", headers=owner, json={"text": "hello"})
+    assert posted.status_code == 202
+    listed = (await client.get("/v1/conversations", headers=owner)).json()["conversations"]
+    assert [c["conversation_id"] for c in listed] == [older, newer]
+    assert listed[0]["last_message_at"] is not None

@@ -1,0 +1,101 @@
+"""One live feed per thread shared by its connections; a slow connection is cut off, never waited for."""
+
+import asyncio
+import contextlib
+
+import httpx
+import pytest
+from faststream.nats import NatsBroker
+from redis.asyncio import Redis
+
+from notifier.events import StoredEvent
+from notifier.fanout import LISTENER_QUEUE_SIZE, FanOut, Listener, ListenerOverflowed
+from notifier.streaming import SLOW_CLIENT_COMMENT, StreamPlan, thread_events
+from policypal.bus import declare_streams, publish_event
+from policypal.config import Settings
+from policypal.contracts import StatusEvent
+from policypal.contracts.streams import EVENTS
+from tests.gateway.conftest import new_id
+from tests.notifier.conftest import own_conversation, sse_messages
+from tests.notifier.test_events import Thread
+
+pytestmark = pytest.mark.integration
+
+
+def status(tenant_id: str, thread_id: str, stage: str) -> StatusEvent:
+    return StatusEvent(
+        tenant_id=tenant_id, user_id="u", thread_id=thread_id, request_id="r", stage=stage, message=stage
+    )
+
+
+def test_a_full_listener_overflows_and_stays_overflowed() -> None:
+    listener = Listener()
+    event = StoredEvent(sequence=1, payload=None, sse=None)
+    assert all(listener.offer(event) for _ in range(LISTENER_QUEUE_SIZE))
+    assert not listener.offer(event)
+    listener.queue.get_nowait()  # room again, but the gap cannot be healed in place
+    assert not listener.offer(event)
+    with pytest.raises(ListenerOverflowed):
+        asyncio.run(listener.next())
+
+
+async def _take(listener: Listener, count: int) -> list[StoredEvent]:
+    return [await listener.next() for _ in range(count)]
+
+
+async def test_a_slow_connection_gets_a_final_comment_while_the_others_get_everything(
+    broker: NatsBroker,
+) -> None:
+    js = broker.connection.jetstream()
+    await declare_streams(js, (EVENTS,))
+    fanout = FanOut(js)
+    tenant, thread = new_id("t"), new_id("c")
+    plan = StreamPlan(tenant_id=tenant, thread_id=thread)
+    count = LISTENER_QUEUE_SIZE + 10
+    async with (
+        fanout.listen(plan.subject) as prompt,
+        contextlib.aclosing(thread_events(js, fanout, plan)) as slow,
+    ):
+        reading = asyncio.create_task(_take(prompt, count + 1))
+        await publish_event(broker, status(tenant, thread, "first"))
+        async with asyncio.timeout(5):
+            first = await anext(slow)  # the slow connection is live, then stops reading
+        assert first.event == "status"
+        for index in range(count):
+            await publish_event(broker, status(tenant, thread, f"s{index}"))
+        async with asyncio.timeout(10):
+            got = await reading
+        sequences = [m.sequence for m in got]
+        assert sequences == sorted(set(sequences))  # the prompt listener got all of them, in order
+        async with asyncio.timeout(5):
+            queued = [event async for event in slow]
+        # What was queued in order before the overflow may still go out; then the final comment, the end.
+        assert queued[-1].comment == SLOW_CLIENT_COMMENT
+        assert all(event.event == "status" for event in queued[:-1])
+    assert fanout.subjects() == set()
+
+
+async def test_connections_of_a_thread_share_one_consumer_that_goes_with_the_last(
+    client: httpx.AsyncClient, broker: NatsBroker, settings: Settings, redis_client: Redis
+) -> None:
+    js = broker.connection.jetstream()
+    thread = Thread(settings)
+    await own_conversation(redis_client, thread.tenant_id, thread.user_id, thread.thread_id)
+    before = (await js.stream_info(EVENTS.name)).state.consumer_count
+    async with contextlib.AsyncExitStack() as stack:
+        streams = [
+            sse_messages(
+                await stack.enter_async_context(client.stream("GET", thread.url, headers=thread.headers))
+            )
+            for _ in range(3)
+        ]
+        await publish_event(broker, thread.status("r1", "resolving"))
+        async with asyncio.timeout(5):
+            got = [await anext(stream) for stream in streams]
+        assert {m.id for m in got} == {got[0].id}
+        assert (await js.stream_info(EVENTS.name)).state.consumer_count == before + 1
+    for _ in range(100):
+        if (await js.stream_info(EVENTS.name)).state.consumer_count == before:
+            break
+        await asyncio.sleep(0.05)
+    assert (await js.stream_info(EVENTS.name)).state.consumer_count == before

@@ -1,0 +1,100 @@
+"""Explicit mentions through the pipeline: each error the user can fix, questions, and the plan.
+
+Changed deliberately with issue 4 (was: only @Inquire with tagged documents): a message without an
+@action is classified, every action is routed, @Inquire may have no documents, and a tag-only
+@Inquire asks for the question (text_input) instead of ending in an error.
+"""
+
+import pytest
+from redis.asyncio import Redis
+
+from policypal.bus import Unprocessable
+from policypal.state import ConversationRecord, ConversationStore
+from resolver.pipeline import Plan, Question, Refusal
+from resolver.resolution import owned_conversation
+from tests.resolver.factories import CONV, TENANT, USER, chat, document, run_turn
+
+CATALOG = [
+    document("d1"),
+    document("d2"),
+    document("other", tenant="globex"),
+    document("busy", status="processing"),
+    document("bad", status="failed"),
+]
+
+
+async def test_explicit_inquire_becomes_a_plan_with_clean_query_and_titles() -> None:
+    event = chat("@Inquire @Policy d1 @Policy d2 How long are records kept?", "inquire", ("d1", "d2", "d1"))
+
+    outcome, stages = await run_turn(event, [c for c in CATALOG if c.tenant_id == TENANT])
+
+    assert isinstance(outcome, Plan)
+    turn = outcome.turn
+    assert (turn.action, turn.clean_query, turn.inference_source) == (
+        "inquire",
+        "How long are records kept?",
+        "explicit",
+    )
+    assert [(d.document_id, d.title, d.version, d.doc_type) for d in turn.documents] == [
+        ("d1", "Policy d1", "2024", "policy"),
+        ("d2", "Policy d2", "2024", "policy"),
+    ]
+    # Explicit @action: no intent step and no status line for it (seed 001).
+    assert stages == [
+        "documents: Finding documents…",
+        "docs_found: Found 2 documents: Policy d1 (2024), Policy d2 (2024)",
+        "validation: Validating request…",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "documents", "code", "words"),
+    [
+        ("@Inquire what?", tuple(f"d{i}" for i in range(1, 7)), "too_many_documents", "at most 5"),
+        ("@Inquire @nope what?", ("nope",), "document_not_found", "can't find"),
+        ("@Inquire @Policy other what?", ("other",), "document_not_found", "can't find"),
+        ("@Inquire @Policy busy what?", ("busy",), "document_not_ready", "still being processed"),
+        ("@Inquire @Policy bad what?", ("bad",), "document_not_ready", "no text layer"),
+    ],
+)
+async def test_requests_the_user_can_fix_end_in_a_refusal(
+    text: str, documents: tuple[str, ...], code: str, words: str
+) -> None:
+    catalog = [*CATALOG, *(document(f"d{i}") for i in range(3, 7))]
+    outcome, _ = await run_turn(
+        chat(text, "inquire", documents), [c for c in catalog if c.tenant_id == TENANT]
+    )
+    assert isinstance(outcome, Refusal)
+    assert outcome.code == code
+    assert words in outcome.message
+
+
+async def test_other_tenants_document_reads_exactly_like_an_unknown_one() -> None:
+    other, _ = await run_turn(chat("@Inquire what?", "inquire", ("shared",)), [])
+    unknown, _ = await run_turn(chat("@Inquire what?", "inquire", ("nope",)), [])
+    assert isinstance(other, Refusal)
+    assert isinstance(unknown, Refusal)
+    assert other.code == unknown.code == "document_not_found"
+
+
+async def test_tag_only_inquire_asks_for_the_question() -> None:
+    outcome, _ = await run_turn(chat("@Inquire @Policy d1", "inquire", ("d1",)), CATALOG[:2])
+    assert isinstance(outcome, Question)
+    assert outcome.interrupt_type == "text_input"
+    assert outcome.message == "What would you like to know about Policy d1? Please type your question."
+    assert outcome.turn.awaiting == "question"
+
+
+async def test_every_action_is_routed() -> None:
+    outcome, _ = await run_turn(chat("@Summarize @Policy d1", "summarize", ("d1",)), CATALOG[:2])
+    assert isinstance(outcome, Plan)
+    assert outcome.turn.action == "summarize"
+
+
+@pytest.mark.integration
+async def test_a_conversation_of_someone_else_is_unprocessable(redis_client: Redis) -> None:
+    store = ConversationStore(redis_client)
+    await store.create(ConversationRecord(conversation_id=CONV, tenant_id=TENANT, user_id=USER))
+    assert await owned_conversation(chat("hi"), store)
+    with pytest.raises(Unprocessable):
+        await owned_conversation(chat("hi").model_copy(update={"user_id": "mallory"}), store)

@@ -1,0 +1,1 @@
+"""Helpers shared by tests (reading JetStream streams without consumers)."""

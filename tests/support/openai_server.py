@@ -1,0 +1,231 @@
+"""A real OpenAI-compatible HTTP server for tests: scripted replies, recorded requests.
+
+It serves ``POST /v1/chat/completions`` (JSON, or SSE when ``stream`` is true, ending ``data: [DONE]``
+and sending a usage chunk when ``stream_options.include_usage`` is asked) on a free port, from FastAPI
+under uvicorn in the test's own event loop. Each request takes the next scripted reply: text, JSON,
+a malformed body, an HTTP failure (429 with Retry-After, 500...) or a delay longer than the client's
+timeout. Every request is recorded, so tests can assert on the prompts the client really sent.
+"""
+
+import asyncio
+import contextlib
+import json
+import re
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from policypal.devstack import free_port
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer to one request."""
+
+    content: str = ""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_seconds: float = 0.0
+    chunks: tuple[str, ...] | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @classmethod
+    def text(
+        cls, content: str, *, prompt_tokens: int | None = None, completion_tokens: int | None = None
+    ) -> "Reply":
+        """A normal answer; streamed word by word (with their leading spaces) when streaming is asked."""
+        return cls(content=content, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+
+    @classmethod
+    def json(cls, value: Any) -> "Reply":
+        """A structured answer: ``value`` serialised as the message content."""
+        return cls(content=json.dumps(value))
+
+    @classmethod
+    def failure(cls, status: int, *, retry_after: float | None = None) -> "Reply":
+        """An HTTP error with OpenAI's error body (and ``Retry-After`` in seconds when given)."""
+        headers = {"retry-after": str(retry_after)} if retry_after is not None else {}
+        return cls(status=status, headers=headers)
+
+    @classmethod
+    def slow(cls, seconds: float, content: str = "too late") -> "Reply":
+        """An answer that starts only after ``seconds`` (longer than the client's timeout)."""
+        return cls(content=content, delay_seconds=seconds)
+
+    def deltas(self) -> tuple[str, ...]:
+        """The pieces of a streamed answer."""
+        return self.chunks if self.chunks is not None else tuple(re.findall(r"\s*\S+", self.content))
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """A request as the server received it."""
+
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The chat messages of the request."""
+        messages: list[dict[str, Any]] = self.body["messages"]
+        return messages
+
+
+class ScriptedOpenAI:
+    """The server; ``async with ScriptedOpenAI() as server:`` then ``server.base_url``."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.requests: list[RecordedRequest] = []
+        self.embedding_requests: list[RecordedRequest] = []
+        self._script: deque[Reply] = deque()
+        self._embedding_failures: deque[Reply] = deque()
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def enqueue(self, *replies: Reply) -> None:
+        """Add replies, taken one per request in order."""
+        self._script.extend(replies)
+
+    def fail_embeddings(self, *failures: Reply) -> None:
+        """Answer the next embedding requests with these failures (then normally again)."""
+        self._embedding_failures.extend(failures)
+
+    @property
+    def pending(self) -> int:
+        """Scripted replies not yet used."""
+        return len(self._script)
+
+    async def __aenter__(self) -> "ScriptedOpenAI":
+        config = uvicorn.Config(
+            self._app(), host="127.0.0.1", port=self.port, log_level="warning", timeout_graceful_shutdown=1
+        )
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._server.serve())
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if self._task.done() or time.monotonic() > deadline:
+                raise RuntimeError("the scripted OpenAI server did not start")
+            await asyncio.sleep(0.01)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def _app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.post("/v1/chat/completions")
+        async def chat_completions(request: Request) -> Response:
+            body = await request.json()
+            self.requests.append(RecordedRequest(body=body, headers=dict(request.headers)))
+            if not self._script:
+                # Not retried by the SDK (400): a test that forgot a reply fails at once.
+                return _error(400, "no scripted reply left", {})
+            reply = self._script.popleft()
+            if reply.delay_seconds:
+                await asyncio.sleep(reply.delay_seconds)
+            if reply.status != 200:
+                return _error(reply.status, f"scripted failure {reply.status}", reply.headers)
+            if body.get("stream"):
+                include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                return StreamingResponse(_sse(body, reply, include_usage), media_type="text/event-stream")
+            return JSONResponse(_completion(body, reply))
+
+        @app.post("/v1/embeddings")
+        async def embeddings(request: Request) -> Response:
+            body = await request.json()
+            self.embedding_requests.append(RecordedRequest(body=body, headers=dict(request.headers)))
+            if self._embedding_failures:
+                failure = self._embedding_failures.popleft()
+                return _error(failure.status, f"scripted failure {failure.status}", failure.headers)
+            texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+            size = int(body.get("dimensions") or 64)
+            data = [
+                {"object": "embedding", "index": i, "embedding": _hashed_words(text, size)}
+                for i, text in enumerate(texts)
+            ]
+            tokens = sum(len(text) // 4 + 1 for text in texts)
+            return JSONResponse(
+                {
+                    "object": "list",
+                    "data": data,
+                    "model": body["model"],
+                    "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+                }
+            )
+
+        return app
+
+
+def _hashed_words(text: str, size: int) -> list[float]:
+    """A deterministic bag-of-words vector: texts sharing words are near, others far (not normalised)."""
+    vector = [0.0] * size
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        vector[sum(map(ord, word)) * 2654435761 % size] += 1.0
+    return vector
+
+
+def _usage(body: dict[str, Any], reply: Reply, pieces: int) -> dict[str, int]:
+    # Deterministic stand-ins for a tokenizer: about four characters of prompt per token.
+    prompt = (
+        reply.prompt_tokens if reply.prompt_tokens is not None else len(json.dumps(body["messages"])) // 4
+    )
+    completion = reply.completion_tokens if reply.completion_tokens is not None else pieces
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body["model"],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": _usage(body, reply, len(reply.deltas())),
+    }
+
+
+async def _sse(body: dict[str, Any], reply: Reply, include_usage: bool) -> AsyncIterator[bytes]:
+    def chunk(choices: list[dict[str, Any]], usage: dict[str, int] | None = None) -> bytes:
+        data: dict[str, Any] = {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body["model"],
+            "choices": choices,
+        }
+        if usage is not None:
+            data["usage"] = usage
+        return f"data: {json.dumps(data)}\n\n".encode()
+
+    pieces = reply.deltas()
+    yield chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
+    for piece in pieces:
+        yield chunk([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
+    yield chunk([{"index": 0, "delta": {}, "finish_reason": "stop"}])
+    if include_usage:
+        yield chunk([], _usage(body, reply, len(pieces)))
+    yield b"data: [DONE]\n\n"
+
+
+def _error(status: int, message: str, headers: dict[str, str]) -> JSONResponse:
+    body = {"error": {"message": message, "type": "scripted", "param": None, "code": str(status)}}
+    return JSONResponse(body, status_code=status, headers=headers)

@@ -6,6 +6,7 @@ import pytest
 from nats.js.errors import NotFoundError
 
 from ingestor import rejections
+from ingestor.service import DELETIONS_CONSUMER
 from policypal.bus import document_store, publish_event
 from policypal.contracts import DocumentDeleted, DocumentFailed, DocumentReady
 from policypal.contracts.envelope import new_event_id
@@ -14,7 +15,7 @@ from tests import pdf_factory
 from tests.ingestor import document_factory
 from tests.ingestor.fakes import MemorySource
 from tests.ingestor.test_pipeline import Harness
-from tests.ingestor.test_service import Running, _until_terminal, _wait_until_settled
+from tests.ingestor.test_service import TIMEOUT, Running, _until_terminal, _wait_until_settled
 
 pytestmark = pytest.mark.integration
 
@@ -107,9 +108,9 @@ async def test_docs_deleted_removes_chunks_and_bytes_on_the_bus(running: Running
             break
         await _pause()
     assert await running.index.count(tenant_id=running.tenant, document_id="gone") == 0
-    await _wait_until_settled(running.js)
+    await _wait_until_settled(running.js, DELETIONS_CONSUMER)
     with pytest.raises(NotFoundError):
-        await store.get(upload.object_name)
+        await asyncio.wait_for(store.get(upload.object_name), TIMEOUT)
 
 
 async def _pause() -> None:

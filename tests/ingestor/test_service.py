@@ -95,9 +95,9 @@ async def _until_terminal(sub: Subscription) -> list[dict[str, Any]]:
             return events
 
 
-async def _wait_until_settled(js: JetStreamContext) -> None:
+async def _wait_until_settled(js: JetStreamContext, consumer: str = CONSUMER) -> None:
     for _ in range(400):
-        info = await js.consumer_info("DOCS", CONSUMER)
+        info = await js.consumer_info("DOCS", consumer)
         if info.num_pending == 0 and info.num_ack_pending == 0:
             return
         await asyncio.sleep(0.05)

@@ -5,6 +5,8 @@ import zipfile
 from email.message import EmailMessage
 
 import docx
+from docx.enum.text import WD_BREAK
+from docx.oxml import OxmlElement
 
 GIFT_RULE = "Employees must not accept gifts worth more than 50 EUR from a supplier."
 TRAVEL_RULE = "Travel is booked through the corporate portal at least seven days ahead."
@@ -26,6 +28,23 @@ def policy_docx(*, table_rows: int = 3) -> bytes:
             table.cell(row, column).text = text
     document.add_heading("2. Travel", 1)
     document.add_paragraph(TRAVEL_RULE)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def paged_docx(*, rendered_breaks: bool = False) -> bytes:
+    """Three pages split by hard page breaks (as LibreOffice or a generator writes them); with
+    ``rendered_breaks`` also the rendered-break markers Word adds when it saves."""
+    document = docx.Document()
+    document.add_heading("Staff Handbook", 0)
+    document.add_paragraph(GIFT_RULE)
+    for text in (TRAVEL_RULE, "Expense claims are filed within thirty days of the expense."):
+        paragraph = document.add_paragraph()
+        paragraph.add_run().add_break(WD_BREAK.PAGE)
+        if rendered_breaks:
+            paragraph.runs[0]._r.append(OxmlElement("w:lastRenderedPageBreak"))
+        paragraph.add_run(text)
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()

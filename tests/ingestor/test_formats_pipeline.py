@@ -69,6 +69,16 @@ async def test_docx_chunks_carry_their_section_into_qdrant(limited_harness: Harn
     assert (gift.section, gift.page) == ("1. Gifts and hospitality", None)
 
 
+async def test_docx_page_breaks_become_the_pages_of_its_chunks(limited_harness: Harness) -> None:
+    harness = limited_harness
+    terminal = await harness.pipeline.run(await ingest(harness, document_factory.paged_docx(), "h.docx"))
+    assert isinstance(terminal, DocumentReady)
+    assert terminal.pages == 3
+    hits = await indexed_chunks(harness, terminal.chunks)
+    travel = next(hit for hit in hits if document_factory.TRAVEL_RULE in hit.text)
+    assert travel.page == 2
+
+
 async def test_an_enormous_line_of_words_is_indexed(limited_harness: Harness) -> None:
     harness = limited_harness
     line = " ".join(pdf_factory.page_sentences(1, count=20)) + " "

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ingestor import rejections
+from ingestor.docx_pages import mark_hard_page_breaks
 from ingestor.offline_nlp import configure_offline
 from ingestor.tables import Table, table_from_html
 from policypal.filetypes import FileKind, UndecodableText, decode_text
@@ -64,7 +65,8 @@ def _partition(data: bytes, kind: FileKind) -> list[object]:
     from unstructured.partition.text import partition_text
 
     if kind == "docx":
-        return list(partition_docx(file=io.BytesIO(data), infer_table_structure=True))
+        pages_marked = mark_hard_page_breaks(data)
+        return list(partition_docx(file=io.BytesIO(pages_marked), infer_table_structure=True))
     if kind == "email":
         return list(partition_email(file=io.BytesIO(data)))
     text = _decoded(data)

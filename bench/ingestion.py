@@ -1,7 +1,7 @@
 """Ingestion throughput and peak memory: our pipeline versus the seed's LangChain stack, same run.
 
     .venv/bin/pip install -r requirements/bench.txt
-    .venv/bin/python -m bench.ingestion [--pdf PATH]
+    .venv/bin/python -m bench.ingestion [--pdf PATH | --pages N]
 
 Each variant runs in its own subprocess (fresh interpreter, so ``ru_maxrss`` is that variant's peak):
 
@@ -16,7 +16,7 @@ Each variant runs in its own subprocess (fresh interpreter, so ``ru_maxrss`` is 
 
 The embedder is loaded before the clock starts in every variant. Default input: Debian's policy.pdf
 (193 pages) from ``apt-get download debian-policy`` cached in bench/.cache; else a generated
-120-page PDF.
+120-page PDF. ``--pages N`` uses a generated N-page PDF instead (e.g. 500 for the memory goal).
 """
 
 import argparse
@@ -55,9 +55,15 @@ def default_pdf() -> Path:
         return policy
     except (OSError, subprocess.CalledProcessError, StopIteration) as exc:
         print(f"(no Debian PDF: {exc}; generating one)", file=sys.stderr)
-    generated = CACHE / "generated-120.pdf"
+    return generated_pdf(120)
+
+
+def generated_pdf(pages: int) -> Path:
+    """A generated text PDF of ``pages`` pages, cached in bench/.cache."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    generated = CACHE / f"generated-{pages}.pdf"
     if not generated.exists():
-        generated.write_bytes(_generate_pdf(120))
+        generated.write_bytes(_generate_pdf(pages))
     return generated
 
 
@@ -231,9 +237,10 @@ def main() -> None:
     """Measure every variant in its own process and print a table with ratios ours/baseline."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--pdf", type=Path)
+    parser.add_argument("--pages", type=int, help="use a generated PDF of this many pages")
     parser.add_argument("--variant", choices=("ours", "baseline", "embed"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    pdf: Path = args.pdf or default_pdf()
+    pdf: Path = args.pdf or (generated_pdf(args.pages) if args.pages else default_pdf())
     if args.variant:
         print(json.dumps(run_variant(args.variant, pdf)))
         return

@@ -20,8 +20,10 @@ from policypal.state import ConversationRecord, ConversationStore
 from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests.actions.inquire.retention_corpus import USER
 from tests.support.jetstream import reset_bus
+from tests.support.openai_server import ScriptedOpenAI
 
 WorkerFactory = Callable[..., Awaitable[NatsBroker]]
+API_KEY = "sk-inquire-test-0123456789"
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +79,23 @@ async def conversation(redis_client: Redis, tenant: str) -> ConversationRecord:
     record = ConversationRecord(conversation_id="conv1", tenant_id=tenant, user_id=USER)
     await ConversationStore(redis_client).create(record)
     return record
+
+
+@pytest.fixture
+async def openai_server() -> AsyncIterator[ScriptedOpenAI]:
+    async with ScriptedOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+async def llm(openai_server: ScriptedOpenAI) -> AsyncIterator[LLM]:
+    settings = Settings(
+        _env_file=None,
+        openai_api_key=API_KEY,
+        openai_base_url=openai_server.base_url,
+        llm_max_retries=1,
+        llm_timeout_seconds=5,
+    )
+    model = LLM.from_settings(settings)
+    yield model
+    await model.aclose()

@@ -3,7 +3,6 @@
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 from nats.js import JetStreamContext
@@ -13,19 +12,18 @@ from redis.asyncio import Redis
 from actions.inquire.answer import LLM_FALLBACK_NOTICE
 from actions.inquire.generation import GENERAL_KNOWLEDGE_NOTICE
 from policypal.bus import publish_event
-from policypal.config import DEV_JWT_SECRET, Settings
+from policypal.config import DEV_JWT_SECRET
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationRecord, ConversationStore, assistant_message_id
 from policypal.vectorstore import ChunkIndex, ChunkPoint
-from tests.actions.inquire.conftest import WorkerFactory
+from tests.actions.inquire.conftest import API_KEY, WorkerFactory
 from tests.actions.inquire.retention_corpus import OTHER_TENANT, PAGE_1, PAGE_2_A, index_chunks, inquiry
 from tests.support.jetstream import payload, stream_messages, wait_for_messages
 from tests.support.openai_server import RecordedRequest, Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
-API_KEY = "sk-inquire-test-0123456789"
 REWRITE = {
     "optimized_query": "Retention period for customer records after account closure in the Retention Policy"
 }
@@ -33,26 +31,6 @@ ANSWER = (
     "Under the Retention Policy, customer records must be retained for at least seven years after the "
     "account is closed [1]. The policy applies to every branch and subsidiary of the bank [2]."
 )
-
-
-@pytest.fixture
-async def openai_server() -> AsyncIterator[ScriptedOpenAI]:
-    async with ScriptedOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-async def llm(openai_server: ScriptedOpenAI) -> AsyncIterator[LLM]:
-    settings = Settings(
-        _env_file=None,
-        openai_api_key=API_KEY,
-        openai_base_url=openai_server.base_url,
-        llm_max_retries=1,
-        llm_timeout_seconds=5,
-    )
-    model = LLM.from_settings(settings)
-    yield model
-    await model.aclose()
 
 
 def numbered_passages(request: RecordedRequest) -> dict[int, str]:

@@ -64,3 +64,23 @@ def conversation_summary(tenant_id: str, conversation_id: str) -> str:
 def conversation_pending_interrupt(tenant_id: str, conversation_id: str) -> str:
     """JSON of the interrupt the conversation waits on, with the resolver's saved resume point."""
     return f"pp:{tenant_id}:conv:{conversation_id}:pending"
+
+
+def answer_cache(tenant_id: str, scope: str) -> str:
+    """Hash entry id -> JSON cached answer, for one scope (documents, model, user context)."""
+    return f"pp:{tenant_id}:answer_cache:{scope}"
+
+
+def escalation(tenant_id: str, escalation_id: str) -> str:
+    """JSON of one escalation ticket (a question waiting for a human reviewer)."""
+    return f"pp:{tenant_id}:escalation:{escalation_id}"
+
+
+def escalations(tenant_id: str) -> str:
+    """Sorted set of the tenant's escalation ids by creation time."""
+    return f"pp:{tenant_id}:escalations"
+
+
+def request_status(tenant_id: str, request_id: str) -> str:
+    """JSON of a request accepted through the API (audits): who asked, what, queued or running."""
+    return f"pp:{tenant_id}:req:{request_id}:status"

@@ -17,7 +17,8 @@ LLM_FALLBACK_NOTICE = (
 class InquiryAnswer:
     """The text with its ``[N]`` markers, one citation per marker, the model, its usage and notices.
 
-    ``confidence`` is the retrieval's, when documents were searched (not for a general-knowledge answer).
+    ``confidence`` is the retrieval's, when documents were searched (not for a general-knowledge answer);
+    ``cached`` marks an answer given again from the semantic answer cache.
     """
 
     answer: str
@@ -26,6 +27,7 @@ class InquiryAnswer:
     usage: Usage = field(default_factory=Usage)
     notices: list[str] = field(default_factory=list)
     confidence: Confidence | None = None
+    cached: bool = False
 
 
 def offline(

@@ -9,10 +9,12 @@
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from opentelemetry import trace
 
 from actions.inquire.answer import InquiryAnswer
+from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, thresholds_for
 from actions.inquire.grounding import ground_answer
 from actions.inquire.prompts import general_prompt, sourced_prompt
@@ -41,10 +43,12 @@ async def answer_with_llm(
     index: ChunkIndex,
     embedder: Embedder,
     on_delta: OnDelta,
+    cache: AnswerCache | None = None,
 ) -> InquiryAnswer | LowConfidence:
     """Rewrite, search the tagged documents, then draft the answer; raises ``LLMError`` when the model fails.
 
-    Weak matches end before drafting (``LowConfidence``): the user is asked how to go on.
+    Weak matches end before drafting (``LowConfidence``): the user is asked how to go on. With a
+    ``cache``, the same question over the same documents is answered from it without searching.
     """
     span = trace.get_current_span()
     if not event.documents:
@@ -61,6 +65,12 @@ async def answer_with_llm(
     rewrite = await rewrite_query(llm, event)
     queries = [rewrite.query, event.query, without_titles(rewrite.query, event.documents)]
     vectors = await asyncio.to_thread(embedder.embed, queries)
+    scope = await cache.scope(event, model=llm.model_for("inquire")) if cache else None
+    if cache and scope:
+        cached = await cache.lookup(scope, rewrite.query, vectors[0])
+        span.set_attribute("inquire.cache", "hit" if cached else "miss")
+        if cached:
+            return replace(cached, usage=rewrite.usage)
     thresholds = thresholds_for(embedder.model_id)
     hits = await retrieve(event, rewrite.query, vectors[0], index=index, thresholds=thresholds)
     confidence = assess(hits, thresholds)
@@ -86,13 +96,17 @@ async def answer_with_llm(
     span.set_attribute("inquire.markers_removed", grounded.removed_markers)
     if grounded.removed_markers:
         logger.info("removed %d citation markers that map to no passage", grounded.removed_markers)
-    return InquiryAnswer(
+    answer = InquiryAnswer(
         answer=grounded.answer,
         citations=grounded.citations,
         model=draft.model,
         usage=add_usage(rewrite.usage, draft.usage),
         confidence=confidence,
     )
+    # An answer given despite weak matches is not reused: the next asker must be asked again.
+    if cache and scope and confidence.tier != "low":
+        await cache.store(scope, rewrite.query, vectors[0], answer)
+    return answer
 
 
 def not_in_documents(documents: list[ResolvedDocument]) -> str:

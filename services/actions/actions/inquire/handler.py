@@ -6,6 +6,7 @@ from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 from actions.inquire.answer import LLM_FALLBACK_NOTICE, InquiryAnswer, offline
+from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, caution_for, thresholds_for
 from actions.inquire.extractive_answer import compose_answer
 from actions.inquire.generation import answer_with_llm
@@ -69,7 +70,9 @@ async def handle_action_requested(
             )
             return
         await publish_status(broker, event, "retrieving", "Searching your documents…")
-        answer = await compose_inquiry(event, broker=broker, llm=llm, index=index, embedder=embedder)
+        answer = await compose_inquiry(
+            event, broker=broker, llm=llm, index=index, embedder=embedder, cache=AnswerCache(redis)
+        )
         if isinstance(answer, LowConfidence):
             await conclude_with_question(
                 event,
@@ -105,13 +108,22 @@ async def compose_inquiry(
     llm: LLM | None,
     index: ChunkIndex,
     embedder: Embedder,
+    cache: AnswerCache | None = None,
 ) -> InquiryAnswer | LowConfidence:
-    """The model's answer when there is a model, else (or if it fails) the offline answer with a notice."""
+    """The model's answer when there is a model, else (or if it fails) the offline answer with a notice.
+
+    Drafted answers go through the semantic ``cache``; offline ones are cheap and are not cached.
+    """
     if llm is None:
         return await answer_inquiry(event, index=index, embedder=embedder)
     try:
         return await answer_with_llm(
-            event, llm=llm, index=index, embedder=embedder, on_delta=TokenPublisher(broker, event)
+            event,
+            llm=llm,
+            index=index,
+            embedder=embedder,
+            on_delta=TokenPublisher(broker, event),
+            cache=cache,
         )
     except LLMError as exc:
         logger.warning("inquire answered offline: %s", exc)
@@ -154,6 +166,7 @@ def response_event(event: ActionRequested, answer: InquiryAnswer) -> ResponseEve
         retrieval_confidence=answer.confidence.tier if answer.confidence else None,
         caution=caution_for(answer.confidence, event),
         notices=[*event.notices, *answer.notices, *([WEB_SEARCH_NOTICE] if event.web else [])],
+        cached=answer.cached,
     )
 
 

@@ -11,9 +11,9 @@ from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
 
 @pytest.fixture(scope="session", autouse=True)
 def offline_by_default() -> Iterator[None]:
-    """Tests choose the LLM path explicitly (a scripted server); a key on the machine must not switch it on."""
+    """Tests choose the LLM and web paths explicitly (scripted servers); keys on the machine must not."""
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "POLICYPAL_EMBEDDING_MODEL"):
+        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "POLICYPAL_EMBEDDING_MODEL", "TAVILY_API_KEY"):
             patch.delenv(name, raising=False)
         yield
 

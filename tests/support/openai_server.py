@@ -8,7 +8,6 @@ timeout. Every request is recorded, so tests can assert on the prompts the clien
 """
 
 import asyncio
-import contextlib
 import json
 import re
 import time
@@ -17,11 +16,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from policypal.devstack import free_port
+from tests.support.local_http import LocalHTTPServer
 
 
 @dataclass(frozen=True)
@@ -88,8 +87,7 @@ class ScriptedOpenAI:
         self.embedding_requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._embedding_failures: deque[Reply] = deque()
-        self._server: uvicorn.Server | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._server = LocalHTTPServer(self._app(), self.port, "scripted OpenAI server")
 
     def enqueue(self, *replies: Reply) -> None:
         """Add replies, taken one per request in order."""
@@ -105,23 +103,11 @@ class ScriptedOpenAI:
         return len(self._script)
 
     async def __aenter__(self) -> "ScriptedOpenAI":
-        config = uvicorn.Config(
-            self._app(), host="127.0.0.1", port=self.port, log_level="warning", timeout_graceful_shutdown=1
-        )
-        self._server = uvicorn.Server(config)
-        self._task = asyncio.create_task(self._server.serve())
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if self._task.done() or time.monotonic() > deadline:
-                raise RuntimeError("the scripted OpenAI server did not start")
-            await asyncio.sleep(0.01)
+        await self._server.start()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._server is not None and self._task is not None:
-            self._server.should_exit = True
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._server.stop()
 
     def _app(self) -> FastAPI:
         app = FastAPI()

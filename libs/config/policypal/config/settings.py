@@ -104,6 +104,15 @@ class Settings(BaseSettings):
         default=2, ge=0, description="Retries on 429, 5xx and timeouts, with back-off."
     )
 
+    tavily_api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("TAVILY_API_KEY"), description="Enables web search (Tavily)."
+    )
+    tavily_base_url: str | None = Field(
+        default=None, validation_alias=_env("TAVILY_BASE_URL"), description="Another Tavily-compatible API."
+    )
+    web_search_max_results: int = Field(default=5, ge=1, le=20)
+    web_search_timeout_seconds: float = Field(default=15.0, gt=0)
+
     max_deliver: int = Field(default=5, ge=1, description="Deliveries of a message before dead-lettering.")
     chat_deadline_seconds: float = Field(
         default=180.0, gt=0, description="A chat request not ended by then ends with a deadline error."

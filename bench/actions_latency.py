@@ -18,7 +18,7 @@ from pathlib import Path
 
 from actions.audit.auditing import audit
 from actions.compare.comparison import compare
-from actions.request_lifecycle import OfflineAnswer
+from actions.request_lifecycle import ActionAnswer
 from actions.summarize.summarization import summarize
 from policypal.contracts import ActionRequested
 from policypal.embeddings import MiniLMEmbedder
@@ -114,7 +114,7 @@ async def _run(runs: int, show: bool, workdir: Path) -> None:
     print(
         f"indexed {sum(len(d.chunks) for d in library.values())} chunks in {time.perf_counter() - started:.1f} s"
     )
-    composers: dict[str, Callable[..., Awaitable[OfflineAnswer]]] = {
+    composers: dict[str, Callable[..., Awaitable[ActionAnswer]]] = {
         "summarize": summarize,
         "compare": compare,
         "audit": audit,

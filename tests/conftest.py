@@ -4,9 +4,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from redis.asyncio import Redis
 
 from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
+from tests.support.telemetry import installed_metric_reader, installed_span_exporter
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -43,3 +46,18 @@ async def redis_client(valkey_server: ManagedProcess) -> AsyncIterator[Redis]:
     await client.flushdb()
     yield client
     await client.aclose()
+
+
+@pytest.fixture
+def finished_spans() -> Iterator[InMemorySpanExporter]:
+    """The SDK's in-memory exporter of this process's spans, emptied before and after the test."""
+    exporter = installed_span_exporter()
+    exporter.clear()
+    yield exporter
+    exporter.clear()
+
+
+@pytest.fixture
+def metric_reader() -> InMemoryMetricReader:
+    """The SDK's in-memory reader of this process's metrics (cumulative: compare before and after)."""
+    return installed_metric_reader()

@@ -5,6 +5,7 @@ own splitter, embedded with MiniLM and indexed as the ingestor would.
 """
 
 import io
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from policypal.bus import build_broker, declare_streams, publish_event
 from policypal.config import Settings
 from policypal.contracts import ActionName, ActionRequested, DocType, ResolvedDocument
 from policypal.embeddings import MiniLMEmbedder
+from policypal.llm import LLM
 from policypal.state import ConversationRecord, ConversationStore
 from policypal.vectorstore import ChunkIndex, ChunkPoint
 from tests.pdf_factory import make_pdf
@@ -29,6 +31,7 @@ from tests.support.jetstream import (
     stream_messages,
     wait_for_messages,
 )
+from tests.support.openai_server import RecordedRequest
 
 USER = "alice"
 THREAD = "conv1"
@@ -93,12 +96,17 @@ class WorkerHarness:
     build_router: Callable[..., NatsRouter]
     brokers: list[NatsBroker] = field(default_factory=list)
 
-    async def start(self, index: ChunkIndex, embedder: MiniLMEmbedder, *, max_deliver: int = 3) -> NatsBroker:
-        """Reset this worker's consumer and subject, then start the worker."""
+    async def start(
+        self, index: ChunkIndex, embedder: MiniLMEmbedder, *, max_deliver: int = 3, llm: LLM | None = None
+    ) -> NatsBroker:
+        """Reset this worker's consumer and subject, then start the worker (drafting with ``llm`` if given)."""
         await reset_bus(self.js, durables={"ACTIONS": self.durable}, purge={"ACTIONS": self.subject})
         settings = Settings(nats_url=self.nats_url, max_deliver=max_deliver)
         broker = build_broker(settings)
-        broker.include_router(self.build_router(settings, redis=self.redis, index=index, embedder=embedder))
+        options = {"llm": llm} if llm is not None else {}
+        broker.include_router(
+            self.build_router(settings, redis=self.redis, index=index, embedder=embedder, **options)
+        )
         await broker.start()
         self.brokers.append(broker)
         return broker
@@ -127,6 +135,12 @@ class WorkerHarness:
             self.js, "EVENTS", f"events.{tenant}.{THREAD}.{kind}", within=within
         )
         return payload(message)
+
+    async def tokens(self, tenant: str) -> list[dict[str, Any]]:
+        """The token events published on the thread, in order."""
+        return [
+            payload(m) for m in await stream_messages(self.js, "EVENTS", f"events.{tenant}.{THREAD}.token")
+        ]
 
     async def statuses(self, tenant: str) -> list[str]:
         """The stages of the status events published on the thread, in order."""
@@ -161,3 +175,27 @@ def assert_citations_verbatim(body: dict[str, Any], documents: list[IndexedDocum
         assert citation["quote"] in by_id[citation["document_id"]].chunk_text(citation["chunk_id"])
         assert f"[{citation['marker']}]" in body["answer"]
     assert [c["marker"] for c in body["citations"]] == list(range(1, len(body["citations"]) + 1))
+
+
+def prompt_passages(request: RecordedRequest) -> dict[int, str]:
+    """The passages a request showed the model, by their number ``[N] “Title” (version V), page P:``."""
+    user = request.messages[-1]["content"]
+    found = re.findall(
+        r"^\[(\d+)\] “[^”]+” \(version [^)]+\)(?:, page \d+)?:\n(.+?)(?=\n\n|\Z)", user, re.M | re.S
+    )
+    return {int(number): text for number, text in found}
+
+
+def assert_llm_citations(
+    body: dict[str, Any], request: RecordedRequest, documents: list[IndexedDocument]
+) -> None:
+    """Each citation quotes, verbatim and in ≤ 300 chars, the chunk the prompt numbered with its marker."""
+    by_id = {d.resolved.document_id: d for d in documents}
+    passages = prompt_passages(request)
+    assert body["citations"], body["answer"]
+    for citation in body["citations"]:
+        chunk = by_id[citation["document_id"]].chunk_text(citation["chunk_id"])
+        assert citation["quote"] in chunk
+        assert len(citation["quote"]) <= 300
+        assert passages[citation["marker"]] == chunk.strip()
+        assert f"[{citation['marker']}]" in body["answer"]

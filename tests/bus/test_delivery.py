@@ -9,6 +9,8 @@ import pytest
 from faststream import AckPolicy
 from faststream.nats import ConsumerConfig, NatsBroker, NatsMessage, NatsRouter, PullSub
 from nats.aio.client import Client
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from pydantic import BaseModel
 
 from policypal.bus import (
@@ -20,9 +22,13 @@ from policypal.bus import (
     jstream,
     process_delivery,
 )
+from policypal.bus.delivery import ack_wait_of
 from policypal.config import Settings
+from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import CHAT
 from policypal.devstack import ManagedProcess
+from policypal.telemetry import service_span
+from tests.support.telemetry import attribute_values, metric_sum
 
 pytestmark = pytest.mark.integration
 
@@ -45,6 +51,9 @@ async def _run(
     payload: bytes,
     *,
     max_deliver: int = 3,
+    ack_wait: float = 5,
+    keepalive_seconds: float | None = None,
+    durable: str | None = None,
 ) -> tuple[str, list[DeliveryOutcome]]:
     subject = f"chat.test{uuid.uuid4().hex[:8]}"
     outcomes: list[DeliveryOutcome] = []
@@ -53,14 +62,22 @@ async def _run(
     @broker.subscriber(
         subject,
         stream=jstream(CHAT),
-        durable=f"d{uuid.uuid4().hex[:8]}",
+        durable=durable or f"d{uuid.uuid4().hex[:8]}",
         pull_sub=PullSub(batch_size=1, timeout=0.2),
-        config=ConsumerConfig(max_deliver=max_deliver, ack_wait=5),
+        config=ConsumerConfig(max_deliver=max_deliver, ack_wait=ack_wait),
         ack_policy=AckPolicy.MANUAL,
     )
     async def on_message(msg: NatsMessage) -> None:
         outcomes.append(
-            await process_delivery(msg, Ping, handle, broker=broker, max_deliver=max_deliver, backoff=(0.1,))
+            await process_delivery(
+                msg,
+                Ping,
+                handle,
+                broker=broker,
+                max_deliver=max_deliver,
+                backoff=(0.1,),
+                keepalive_seconds=keepalive_seconds,
+            )
         )
 
     async with broker:
@@ -189,3 +206,161 @@ async def test_a_handler_cut_short_by_shutdown_hands_its_message_back_at_once(
         await asyncio.wait_for(redelivered.wait(), 10)
     finally:
         await second.stop()
+
+
+async def _slow_handling(
+    nats_server: ManagedProcess, *, keepalive_seconds: float | None
+) -> tuple[int, list[DeliveryOutcome]]:
+    """Handler calls and outcomes of one job three times longer than ack_wait.
+
+    Two replicas share the durable, so a message whose ack_wait runs out goes to the idle one.
+    """
+    subject, durable = f"chat.test{uuid.uuid4().hex[:8]}", f"d{uuid.uuid4().hex[:8]}"
+    calls = 0
+    outcomes: list[DeliveryOutcome] = []
+
+    async def handle(ping: Ping) -> None:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(3.6)
+
+    def replica() -> NatsBroker:
+        broker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
+
+        @broker.subscriber(
+            subject,
+            stream=jstream(CHAT),
+            durable=durable,
+            pull_sub=PullSub(batch_size=1, timeout=0.2),
+            config=ConsumerConfig(max_deliver=3, ack_wait=1.2),
+            ack_policy=AckPolicy.MANUAL,
+        )
+        async def on_message(msg: NatsMessage) -> None:
+            outcomes.append(
+                await process_delivery(
+                    msg, Ping, handle, broker=broker, max_deliver=3, keepalive_seconds=keepalive_seconds
+                )
+            )
+
+        return broker
+
+    async with replica() as first, replica() as second:
+        await first.start()
+        await second.start()
+        await first.publish(b'{"n": 1}', subject, stream=CHAT.name)
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            if outcomes and len(outcomes) == calls:
+                break
+    return calls, outcomes
+
+
+async def test_a_slow_handler_is_kept_in_progress_at_a_third_of_the_consumers_ack_wait(
+    nats_server: ManagedProcess,
+) -> None:
+    calls, outcomes = await _slow_handling(nats_server, keepalive_seconds=None)
+    assert calls == 1
+    assert outcomes == [DeliveryOutcome.ACKED]
+
+
+async def test_without_keepalives_inside_ack_wait_the_same_job_is_redelivered(
+    nats_server: ManagedProcess,
+) -> None:
+    # The control: a keep-alive slower than ack_wait (the old fixed 20 s against a short ack_wait).
+    calls, _ = await _slow_handling(nats_server, keepalive_seconds=20.0)
+    # Redelivered once per ack_wait while a replica is free to take it: twice or three times.
+    assert calls >= 2
+
+
+async def test_the_ack_wait_comes_from_the_consumer_on_the_server(nats_server: ManagedProcess) -> None:
+    waits: list[float] = []
+    broker: NatsBroker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
+    subject = f"chat.test{uuid.uuid4().hex[:8]}"
+
+    @broker.subscriber(
+        subject,
+        stream=jstream(CHAT),
+        durable=f"d{uuid.uuid4().hex[:8]}",
+        pull_sub=PullSub(batch_size=1, timeout=0.2),
+        config=ConsumerConfig(ack_wait=7.5),
+        ack_policy=AckPolicy.MANUAL,
+    )
+    async def on_message(msg: NatsMessage) -> None:
+        waits.append(await ack_wait_of(broker, msg))
+        await msg.ack()
+
+    async with broker:
+        await broker.start()
+        await broker.publish(b"{}", subject, stream=CHAT.name)
+        for _ in range(50):
+            if waits:
+                break
+            await asyncio.sleep(0.1)
+    assert waits == [7.5]
+
+
+async def test_handling_is_one_span_in_the_request_scope_and_one_counted_request(
+    nats_server: ManagedProcess, finished_spans: InMemorySpanExporter, metric_reader: InMemoryMetricReader
+) -> None:
+    durable = f"d{uuid.uuid4().hex[:8]}"
+    before = metric_reader.get_metrics_data()
+
+    async def handle(request: Scoped) -> None:
+        with service_span("search", {"policypal.search.limit": 5}):
+            await asyncio.sleep(0)
+
+    payload = Scoped(
+        tenant_id="acme", user_id="alice", request_id="req-7", action="inquire", text="secret clause"
+    )
+    _, outcomes = await _run_model(nats_server, handle, payload.model_dump_json().encode(), durable=durable)
+
+    assert outcomes == [DeliveryOutcome.ACKED]
+    [handled] = [s for s in finished_spans.get_finished_spans() if s.name == f"handle {durable}"]
+    [search] = [s for s in finished_spans.get_finished_spans() if s.name == "search"]
+    scope = {"policypal.tenant_id": "acme", "policypal.request_id": "req-7", "policypal.action": "inquire"}
+    assert scope.items() <= dict(handled.attributes or {}).items()
+    assert scope.items() <= dict(search.attributes or {}).items()
+    assert search.parent is not None
+    assert search.parent.span_id == handled.context.span_id
+    assert not any("secret clause" in v for v in attribute_values((handled, search)))
+    after = metric_reader.get_metrics_data()
+    attributes = {"service": durable, "action": "inquire", "outcome": "acked"}
+    assert (
+        metric_sum(after, "policypal.requests", **attributes)
+        - metric_sum(before, "policypal.requests", **attributes)
+        == 1
+    )
+    assert metric_sum(after, "policypal.request.duration", **attributes) == 1
+
+
+class Scoped(Envelope):
+    type: str = "test.scoped"
+    action: str
+    text: str
+
+
+async def _run_model(
+    nats_server: ManagedProcess, handle: Callable[[Scoped], Awaitable[None]], payload: bytes, *, durable: str
+) -> tuple[str, list[DeliveryOutcome]]:
+    subject = f"chat.test{uuid.uuid4().hex[:8]}"
+    outcomes: list[DeliveryOutcome] = []
+    broker: NatsBroker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
+
+    @broker.subscriber(
+        subject,
+        stream=jstream(CHAT),
+        durable=durable,
+        pull_sub=PullSub(batch_size=1, timeout=0.2),
+        ack_policy=AckPolicy.MANUAL,
+    )
+    async def on_message(msg: NatsMessage) -> None:
+        outcomes.append(await process_delivery(msg, Scoped, handle, broker=broker, max_deliver=3))
+
+    async with broker:
+        await broker.start()
+        await broker.publish(payload, subject, stream=CHAT.name)
+        for _ in range(100):
+            if outcomes:
+                break
+            await asyncio.sleep(0.1)
+    return subject, outcomes

@@ -38,7 +38,7 @@ async def test_health_and_readiness(client: httpx.AsyncClient) -> None:
     assert (await client.get("/healthz")).json() == {"status": "ok", "checks": {}}
     ready = await client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ok", "checks": {"nats": True, "redis": True}}
+    assert ready.json() == {"status": "ok", "checks": {"nats": "ok", "redis": "ok", "qdrant": "embedded"}}
 
 
 async def test_openapi_describes_every_route(client: httpx.AsyncClient) -> None:
@@ -59,6 +59,13 @@ async def test_openapi_describes_every_route(client: httpx.AsyncClient) -> None:
         "/v1/admin/api-keys/{key_id}",
         "/v1/admin/tenant",
         "/v1/widget/sessions",
+        "/v1/sets",
+        "/v1/mentions",
+        "/v1/audits",
+        "/v1/requests/{request_id}",
+        "/v1/admin/escalations",
+        "/v1/admin/escalations/{escalation_id}/resolve",
+        "/v1/asyncapi.json",
     }
     upload = spec["paths"]["/v1/documents"]["post"]
     assert upload["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith(

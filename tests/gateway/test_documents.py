@@ -180,5 +180,8 @@ async def test_documents_of_others_are_not_found(client: httpx.AsyncClient, sett
         response = await client.get(f"/v1/documents/{document_id}", headers=stranger)
         assert response.status_code == 404
         assert response.json() == {"detail": "No such document."}
-        assert (await client.get("/v1/documents", headers=stranger)).json() == {"documents": []}
+        assert (await client.get("/v1/documents", headers=stranger)).json() == {
+            "documents": [],
+            "groups": None,
+        }
     assert (await client.get(f"/v1/documents/{new_id('d')}", headers=owner)).status_code == 404

@@ -5,7 +5,7 @@ import pytest
 from actions.inquire.low_confidence import resume_point
 from policypal.contracts import ActionRequested, ChatResumed, ResolvedDocument, ResumeValue
 from resolver.answers import apply_answer
-from resolver.low_retrieval import REVIEWER_UNAVAILABLE, TAG_DOCUMENTS_PROMPT, Retry, retried_request
+from resolver.low_retrieval import TAG_DOCUMENTS_PROMPT, Escalate, Retry, retried_request
 from resolver.pipeline import Question, Refusal
 from resolver.turn import Turn
 from tests.resolver.factories import CONV, TENANT, USER
@@ -23,7 +23,7 @@ PAUSED = ActionRequested(
 )
 
 
-def answered(value: str) -> Turn | Question | Refusal | Retry:
+def answered(value: str) -> Turn | Question | Refusal | Retry | Escalate:
     turn = Turn.model_validate(resume_point(PAUSED))
     return apply_answer(turn, "retrieval_low", ResumeValue(type="retrieval_low", value=value), [])
 
@@ -64,8 +64,11 @@ def test_tag_documents_asks_for_them_as_text() -> None:
     assert question.turn.step == "validation"
 
 
-def test_ask_a_reviewer_ends_the_request_honestly() -> None:
-    assert answered("ask_reviewer") == Refusal("reviewer_unavailable", REVIEWER_UNAVAILABLE)
+def test_ask_a_reviewer_escalates_the_paused_question() -> None:
+    escalate = answered("ask_reviewer")
+    assert isinstance(escalate, Escalate)
+    assert escalate.question == "How long are records kept?"
+    assert escalate.turn.action_request == PAUSED
 
 
 def test_an_unknown_choice_asks_again_keeping_the_paused_request() -> None:

@@ -34,6 +34,8 @@ class Reply:
     chunks: tuple[str, ...] | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    #: The model the server says answered (e.g. a dated snapshot); default: the one asked for.
+    model: str | None = None
 
     @classmethod
     def text(
@@ -177,7 +179,7 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         "id": "chatcmpl-scripted",
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": body["model"],
+        "model": reply.model or body["model"],
         "choices": [
             {
                 "index": 0,
@@ -195,7 +197,7 @@ async def _sse(body: dict[str, Any], reply: Reply, include_usage: bool) -> Async
             "id": "chatcmpl-scripted",
             "object": "chat.completion.chunk",
             "created": int(time.time()),
-            "model": body["model"],
+            "model": reply.model or body["model"],
             "choices": choices,
         }
         if usage is not None:

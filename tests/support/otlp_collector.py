@@ -4,10 +4,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from fastapi import FastAPI, Request, Response
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+    ExportMetricsServiceResponse,
+)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,8 @@ class SpanCollector:
     """Keeps every span received, by trace id."""
 
     spans: list[ReceivedSpan] = field(default_factory=list)
+    #: Names of the metrics received on ``POST /v1/metrics``, by service.
+    metric_names: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
     def by_trace(self) -> dict[str, list[ReceivedSpan]]:
         """Spans grouped by trace id."""
@@ -36,8 +43,27 @@ class SpanCollector:
         return grouped
 
     def app(self) -> FastAPI:
-        """The ASGI app answering ``POST /v1/traces`` (protobuf)."""
+        """The ASGI app answering ``POST /v1/traces`` and ``POST /v1/metrics`` (protobuf)."""
         app = FastAPI()
+
+        @app.post("/v1/metrics")
+        async def receive_metrics(request: Request) -> Response:
+            export = ExportMetricsServiceRequest()
+            export.ParseFromString(await request.body())
+            for resource_metrics in export.resource_metrics:
+                service = next(
+                    (
+                        a.value.string_value
+                        for a in resource_metrics.resource.attributes
+                        if a.key == "service.name"
+                    ),
+                    "",
+                )
+                for scope_metrics in resource_metrics.scope_metrics:
+                    self.metric_names[service].update(m.name for m in scope_metrics.metrics)
+            return Response(
+                ExportMetricsServiceResponse().SerializeToString(), media_type="application/x-protobuf"
+            )
 
         @app.post("/v1/traces")
         async def receive(request: Request) -> Response:
@@ -61,7 +87,7 @@ class SpanCollector:
                                 trace_id=span.trace_id.hex(),
                                 span_id=span.span_id.hex(),
                                 parent_span_id=span.parent_span_id.hex(),
-                                attributes={a.key: str(a.value) for a in span.attributes},
+                                attributes={a.key: _plain(a.value) for a in span.attributes},
                             )
                         )
             return Response(
@@ -69,3 +95,9 @@ class SpanCollector:
             )
 
         return app
+
+
+def _plain(value: AnyValue) -> str:
+    """An attribute's value as text (``"acme"``, ``"3"``), not its protobuf form."""
+    kind = value.WhichOneof("value")
+    return "" if kind is None else str(getattr(value, kind))

@@ -12,11 +12,19 @@ from policypal.config import Settings
 from policypal.contracts import ActionName, ActionRequested
 from policypal.contracts.streams import ACTIONS, DLQ, EVENTS
 from policypal.contracts.subjects import action_requested, dead_letter
+from policypal.llm import LLM
 
 
 def durable_name(action: ActionName) -> str:
     """The durable consumer of an action's worker; replicas share it and split the requests."""
     return f"actions-{action}"
+
+
+def configured_llm(settings: Settings, llm: LLM | None = None) -> LLM | None:
+    """``llm``, else a model opened from the settings when one is configured there, else None (offline)."""
+    if llm is None and settings.llm_configured:
+        return LLM.from_settings(settings)
+    return llm
 
 
 def action_router(settings: Settings, action: ActionName, compose: Compose, *, redis: Redis) -> NatsRouter:

@@ -1,4 +1,4 @@
-"""One action request, from the bus to its single terminal event (shared by every offline action).
+"""One action request, from the bus to its single terminal event (shared by summarize, compare and audit).
 
 The request ledger makes processing effectively once: a request that has ended is only repeated (same
 stored turn, same event); the assistant message id is derived from the request id.
@@ -12,10 +12,16 @@ from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 from actions.inquire.extractive_answer import MODEL
-from actions.inquire.replies import conclude
+from actions.inquire.replies import TokenPublisher, conclude
 from policypal.bus import Unprocessable, publish_status
-from policypal.contracts import ActionRequested, Citation, ErrorEvent, ResponseEvent
-from policypal.state import ConversationRecord, ConversationStore, RequestLedger, assistant_message_id
+from policypal.contracts import ActionRequested, Citation, ErrorEvent, ResponseEvent, Usage
+from policypal.state import (
+    ConversationRecord,
+    ConversationStore,
+    RequestLedger,
+    RequestTracker,
+    assistant_message_id,
+)
 
 FAILURE_SENTENCE = (
     "I couldn't read your documents just now, and retrying did not help. Please ask again in a moment."
@@ -23,6 +29,8 @@ FAILURE_SENTENCE = (
 
 #: Publishes one progress line of the request: (stage, message).
 Progress = Callable[[str, str], Awaitable[None]]
+#: Publishes the next piece of an answer as a language model writes it (a token event).
+OnDelta = Callable[[str], Awaitable[None]]
 
 
 class Refusal(Exception):  # noqa: N818 - reads as what the worker does
@@ -35,16 +43,23 @@ class Refusal(Exception):  # noqa: N818 - reads as what the worker does
 
 
 @dataclass(frozen=True)
-class OfflineAnswer:
-    """What an offline action composed: the text with [N] markers, their citations, a structured result."""
+class ActionAnswer:
+    """What an action composed: the text with [N] markers, their citations, a structured result.
+
+    ``model`` and ``usage`` are the language model's when one drafted it; offline they stay
+    ``offline-extractive`` and zero.
+    """
 
     answer: str
     citations: list[Citation]
     result: dict[str, Any] | None = None
     notices: list[str] = field(default_factory=list)
+    model: str = MODEL
+    usage: Usage = field(default_factory=Usage)
 
 
-Compose = Callable[[ActionRequested, Progress], Awaitable[OfflineAnswer]]
+#: Composes the answer of a request: (event, progress, tokens); ``tokens`` receives streamed text.
+Compose = Callable[[ActionRequested, Progress, OnDelta], Awaitable[ActionAnswer]]
 
 
 async def run_action_request(
@@ -76,8 +91,10 @@ async def run_action_request(
         if isinstance(existing, ResponseEvent | ErrorEvent):
             await finish(existing)
             return
+        # A request made through the API (POST /v1/audits) reports "running" from here on.
+        await RequestTracker(redis).mark_running(event.tenant_id, event.request_id)
         try:
-            answer = await compose(event, progress)
+            answer = await compose(event, progress, TokenPublisher(broker, event))
         except Refusal as refusal:
             await finish(error_event(event, refusal.code, refusal.message, retryable=False))
             return
@@ -90,8 +107,8 @@ async def run_action_request(
         raise
 
 
-def response_event(event: ActionRequested, answer: OfflineAnswer) -> ResponseEvent:
-    """The terminal response of ``event`` carrying the offline ``answer``."""
+def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEvent:
+    """The terminal response of ``event`` carrying ``answer``."""
     return ResponseEvent(
         tenant_id=event.tenant_id,
         user_id=event.user_id,
@@ -101,7 +118,8 @@ def response_event(event: ActionRequested, answer: OfflineAnswer) -> ResponseEve
         action=event.action,
         answer=answer.answer,
         citations=answer.citations,
-        model=MODEL,
+        model=answer.model,
+        usage=answer.usage,
         inference_confidence=event.inference_confidence,
         notices=[*event.notices, *answer.notices],
         result=answer.result,

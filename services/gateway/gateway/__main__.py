@@ -4,15 +4,22 @@ import uvicorn
 
 from gateway.app import create_app
 from policypal.config import get_settings
-from policypal.telemetry import configure_json_logging, setup_tracing
+from policypal.telemetry import configure_json_logging, metrics_endpoint, setup_metrics, setup_tracing
 
 
 def main() -> None:
-    """Read the settings, set up tracing and serve until stopped."""
+    """Read the settings, set up tracing and metrics and serve until stopped."""
     settings = get_settings()
     configure_json_logging("gateway", settings.log_level)
     provider = setup_tracing(
         "gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
+    )
+    setup_metrics(
+        "gateway",
+        otlp_endpoint=metrics_endpoint(
+            settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
+        ),
+        console=settings.otel_console,
     )
     app = create_app(settings, tracer_provider=provider)
     # log_config=None: uvicorn's loggers propagate to the JSON handler instead of their own.

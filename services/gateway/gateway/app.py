@@ -6,7 +6,21 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 from opentelemetry.trace import TracerProvider
 
-from gateway import api_keys, conversations, documents, health, tenants, widget
+from gateway import (
+    api_keys,
+    asyncapi,
+    audits,
+    conversations,
+    documents,
+    escalations,
+    health,
+    mentions,
+    sets,
+    tenants,
+    widget,
+)
+from gateway.cors import TenantCors
+from gateway.health import open_qdrant_probe
 from gateway.rate_limits import enforce_rate_limit
 from gateway.resources import Resources
 from gateway.uploads import UploadSizeGuard
@@ -26,6 +40,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         # No subscribers: start() only connects, and the broker is used for publishing.
         await broker.start()
         redis = connect_redis(settings.redis_url)
+        qdrant_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        qdrant = open_qdrant_probe(settings.qdrant_url, qdrant_key) if settings.qdrant_url else None
         try:
             js = broker.connection.jetstream()
             # Declared here too, so the gateway can start before any worker (ADR 0001).
@@ -37,12 +53,15 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 redis=redis,
                 catalog=DocumentCatalog(redis),
                 conversations=ConversationStore(redis),
+                qdrant=qdrant,
             )
             app.state.authenticator = Authenticator(settings, redis)
             yield
         finally:
             await broker.stop()
             await redis.aclose()
+            if qdrant is not None:
+                await qdrant.close()
 
     app = FastAPI(
         title="PolicyPal gateway",
@@ -52,6 +71,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
     )
     app.state.settings = settings
     app.add_middleware(UploadSizeGuard, max_upload_bytes=settings.max_upload_bytes)
+    # Added last, so outermost: errors from the inner layers (413, 429...) carry CORS headers too.
+    app.add_middleware(TenantCors)
     app.include_router(health.router)
     limited = Depends(enforce_rate_limit)
     app.include_router(documents.router, dependencies=[Depends(require_scope("ingest")), limited])
@@ -59,4 +80,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
     app.include_router(api_keys.router, dependencies=[limited])
     app.include_router(tenants.router, dependencies=[limited])
     app.include_router(widget.router)
+    app.include_router(audits.router, dependencies=[limited])
+    app.include_router(escalations.router, dependencies=[limited])
+    app.include_router(asyncapi.router)
+    app.include_router(sets.router, dependencies=[Depends(require_scope("ingest")), limited])
+    app.include_router(mentions.router, dependencies=[Depends(require_scope("chat")), limited])
     return app

@@ -1,10 +1,10 @@
-"""Conversations: create, read with history, and post a message (``chat.requested``)."""
+"""Conversations: create, list, rename, delete, read with history, and post a message (``chat.requested``)."""
 
 import logging
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, HTTPException, status
+from fastapi import APIRouter, Body, Header, HTTPException, Response, status
 
 from gateway.answers import post_answer
 from gateway.deadlines import register_deadline
@@ -13,6 +13,8 @@ from gateway.models import (
     ConversationCreate,
     ConversationDetail,
     ConversationList,
+    ConversationRename,
+    ConversationSummaryView,
     ConversationView,
     ErrorBody,
     MessageAccepted,
@@ -39,6 +41,8 @@ router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
 _IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1c2a4e-9d3b-5e7f-8a1c-2b4d6e8f0a13")
 _NOT_FOUND = "No such conversation."
 _AUTH_404: dict[int | str, dict[str, object]] = {401: {"model": ErrorBody}, 404: {"model": ErrorBody}}
+#: Characters of the newest message shown in the conversation list.
+PREVIEW_CHARS = 120
 
 
 def conversation_events_url(resources: Resources, conversation_id: str) -> str:
@@ -55,6 +59,18 @@ def conversation_view(resources: Resources, record: ConversationRecord) -> Conve
         last_message_at=record.last_message_at,
         events_url=conversation_events_url(resources, record.conversation_id),
     )
+
+
+def message_preview(content: str, limit: int = PREVIEW_CHARS) -> str:
+    """``content`` on one line, cut at a word boundary to at most ``limit`` characters with an ellipsis."""
+    line = " ".join(content.split())
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    # Back to the last space, unless that would drop most of the preview (one very long word).
+    if " " in cut and cut.rindex(" ") > limit // 2:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-") + "…"
 
 
 def request_id_for(principal: Principal, conversation_id: str, idempotency_key: str | None) -> str:
@@ -158,9 +174,43 @@ async def create_conversation(
 
 @router.get("", response_model=ConversationList, responses={401: {"model": ErrorBody}})
 async def list_conversations(principal: BearerPrincipal, resources: ResourcesDep) -> ConversationList:
-    """The caller's conversations, most recently active first (at most 100)."""
+    """The caller's conversations, most recently active first (at most 100), with a preview of each."""
     records = await resources.conversations.recent(principal.tenant_id, principal.user_id)
-    return ConversationList(conversations=[conversation_view(resources, r) for r in records])
+    newest = await resources.conversations.last_messages(
+        principal.tenant_id, [r.conversation_id for r in records]
+    )
+    return ConversationList(
+        conversations=[
+            ConversationSummaryView(
+                **conversation_view(resources, record).model_dump(),
+                last_message_preview=message_preview(last.content) if last else None,
+                last_message_role=last.role if last else None,
+            )
+            for record, last in zip(records, newest, strict=True)
+        ]
+    )
+
+
+@router.patch("/{conversation_id}", response_model=ConversationView, responses=_AUTH_404)
+async def rename_conversation(
+    conversation_id: str, body: ConversationRename, principal: BearerPrincipal, resources: ResourcesDep
+) -> ConversationView:
+    """Give the conversation a new title."""
+    record = await owned_conversation(resources, principal, conversation_id)
+    renamed = await resources.conversations.rename(record, body.title)
+    if renamed is None:  # deleted between the read and the rename
+        raise HTTPException(status.HTTP_404_NOT_FOUND, _NOT_FOUND)
+    return conversation_view(resources, renamed)
+
+
+@router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT, responses=_AUTH_404)
+async def delete_conversation(
+    conversation_id: str, principal: BearerPrincipal, resources: ResourcesDep
+) -> Response:
+    """Delete the conversation with its messages and pending question; an answer still running is dropped."""
+    record = await owned_conversation(resources, principal, conversation_id)
+    await resources.conversations.delete(record)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{conversation_id}", response_model=ConversationDetail, responses=_AUTH_404)

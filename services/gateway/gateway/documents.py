@@ -3,19 +3,20 @@
 import hashlib
 import logging
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Literal
 
 import uuid_utils
-from fastapi import APIRouter, File, Form, HTTPException, Response, UploadFile, status
+from fastapi import APIRouter, File, Form, HTTPException, Query, Response, UploadFile, status
 
-from gateway.models import DocumentList, DocumentView, ErrorBody, UploadResult
+from gateway.models import DocumentGroup, DocumentList, DocumentView, ErrorBody, UploadResult
 from gateway.resources import Resources, ResourcesDep
+from gateway.sets import ensure_set
 from gateway.uploads import read_within_limit, require_supported, safe_filename
 from policypal.auth import Principal
 from policypal.auth.http import BearerPrincipal
 from policypal.bus import publish_event
 from policypal.contracts import DocType, DocumentDeleted, DocumentUploaded, new_event_id
-from policypal.state import DocumentRecord
+from policypal.state import DocumentRecord, SetStore, set_key
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +185,8 @@ async def upload_document(
 ) -> UploadResult:
     """Check size and type, store the bytes, queue ingestion; 202 with the document id."""
     data, content_type = await _read_document(resources, file)
+    # The set's stored spelling: "hr" and "HR" name one set, and a new name becomes a set.
+    named_set = " ".join((set_name or "").split())
     upload = NewUpload(
         data=data,
         content_type=content_type,
@@ -191,7 +194,7 @@ async def upload_document(
         title=title.strip() or title,
         version=version.strip() or version,
         doc_type=doc_type,
-        set_name=(set_name or "").strip() or None,
+        set_name=(await ensure_set(resources, principal, named_set)).name if named_set else None,
     )
     result = await accept_upload(resources, principal, upload)
     if result.duplicate:
@@ -210,10 +213,37 @@ async def _read_document(resources: Resources, file: UploadFile) -> tuple[bytes,
 
 
 @router.get("", response_model=DocumentList, responses={401: {"model": ErrorBody}})
-async def list_documents(principal: BearerPrincipal, resources: ResourcesDep) -> DocumentList:
-    """The caller's documents, newest first."""
+async def list_documents(
+    principal: BearerPrincipal,
+    resources: ResourcesDep,
+    group_by: Annotated[
+        Literal["set"] | None, Query(description="`set`: also return the documents grouped by set.")
+    ] = None,
+) -> DocumentList:
+    """The caller's documents, newest first; ``?group_by=set`` adds them grouped by set."""
     records = await resources.catalog.list(principal.tenant_id, principal.user_id)
-    return DocumentList(documents=[document_view(resources, r) for r in records])
+    views = [document_view(resources, r) for r in records]
+    if group_by is None:
+        return DocumentList(documents=views)
+    return DocumentList(documents=views, groups=await group_by_set(resources, principal.tenant_id, views))
+
+
+async def group_by_set(
+    resources: Resources, tenant_id: str, views: list[DocumentView]
+) -> list[DocumentGroup]:
+    """``views`` by set (sets by name, each newest first), the documents in no set last."""
+    colours = {set_key(s.name): s.colour for s in await SetStore(resources.redis).list(tenant_id)}
+    groups: dict[str | None, list[DocumentView]] = {}
+    for view in views:
+        groups.setdefault(set_key(view.set_name) if view.set_name else None, []).append(view)
+    named = sorted(key for key in groups if key is not None)
+    ordered = [
+        DocumentGroup(set_name=groups[key][0].set_name, colour=colours.get(key), documents=groups[key])
+        for key in named
+    ]
+    if None in groups:
+        ordered.append(DocumentGroup(set_name=None, colour=None, documents=groups[None]))
+    return ordered
 
 
 @router.get(

@@ -51,10 +51,22 @@ class UploadResult(BaseModel):
     document: DocumentView
 
 
+class DocumentGroup(BaseModel):
+    """The caller's documents in one set (``set_name`` None: documents in no set), newest first."""
+
+    set_name: str | None = Field(examples=["HR policies"])
+    colour: str | None = Field(description="The set's palette colour.", examples=["teal"])
+    documents: list[DocumentView]
+
+
 class DocumentList(BaseModel):
-    """The caller's documents, newest first."""
+    """The caller's documents, newest first; with ``?group_by=set`` also grouped by set."""
 
     documents: list[DocumentView]
+    groups: list[DocumentGroup] | None = Field(
+        default=None,
+        description="With ?group_by=set: the same documents by set, sets by name, documents in no set last.",
+    )
 
 
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -72,16 +84,34 @@ class ConversationView(BaseModel):
     """A conversation without its messages."""
 
     conversation_id: str
-    title: str
+    title: str = Field(examples=["GDPR retention review"])
     created_at: datetime
     last_message_at: datetime | None
     events_url: str
 
 
+class ConversationSummaryView(ConversationView):
+    """A conversation as the list shows it: with a short preview of its newest message."""
+
+    last_message_preview: str | None = Field(
+        description="The newest message, on one line, cut to 120 characters; None before the first message.",
+        examples=["Customer records are kept for six years after the account closes…"],
+    )
+    last_message_role: Literal["user", "assistant", "system"] | None = Field(examples=["assistant"])
+
+
+class ConversationRename(BaseModel):
+    """Body of ``PATCH /v1/conversations/{id}``: the new title."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: Title = Field(examples=["GDPR retention review"])
+
+
 class ConversationList(BaseModel):
     """The caller's conversations, most recently active first."""
 
-    conversations: list[ConversationView]
+    conversations: list[ConversationSummaryView]
 
 
 class ConversationDetail(ConversationView):
@@ -131,4 +161,8 @@ class Health(BaseModel):
     """Liveness or readiness, with the result of each check."""
 
     status: Literal["ok", "unavailable"]
-    checks: dict[str, bool] = Field(default_factory=dict)
+    checks: dict[str, Literal["ok", "unavailable", "embedded"]] = Field(
+        default_factory=dict,
+        description="Each dependency: ok, unavailable, or embedded (local Qdrant owned by the worker).",
+        examples=[{"nats": "ok", "redis": "ok", "qdrant": "embedded"}],
+    )

@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from faststream.nats import NatsBroker
 from nats.js.object_store import ObjectStore
+from qdrant_client import AsyncQdrantClient
 from redis.asyncio import Redis
 
 from policypal.config import Settings
@@ -22,6 +23,8 @@ class Resources:
     redis: Redis
     catalog: DocumentCatalog
     conversations: ConversationStore
+    #: A client of the Qdrant server (QDRANT_URL) for readiness; None when Qdrant is embedded.
+    qdrant: AsyncQdrantClient | None = None
 
 
 def get_resources(request: Request) -> Resources:

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from gateway.cors import AllowedOrigins
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
 from policypal.auth import Principal, TenantProfile, TenantSettings, TenantStore
@@ -29,5 +30,11 @@ async def get_tenant(principal: AdminPrincipal, resources: ResourcesDep) -> Tena
 async def put_tenant(
     body: TenantSettings, principal: AdminPrincipal, resources: ResourcesDep
 ) -> TenantProfile:
-    """Replace the caller's tenant profile."""
-    return await TenantStore(resources.redis).put(principal.tenant_id, body)
+    """Replace the caller's tenant profile; its allowed domains get CORS from now on (see gateway.cors)."""
+    store = TenantStore(resources.redis)
+    previous = await store.get(principal.tenant_id)
+    profile = await store.put(principal.tenant_id, body)
+    await AllowedOrigins(resources.redis).replace(
+        principal.tenant_id, previous.allowed_domains, profile.allowed_domains
+    )
+    return profile

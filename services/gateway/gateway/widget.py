@@ -40,18 +40,6 @@ def _cors(response: Response, origin: str) -> None:
     response.headers["Vary"] = "Origin"
 
 
-@router.options("/sessions", include_in_schema=False)
-async def widget_preflight(origin: Annotated[str | None, Header()] = None) -> Response:
-    """CORS preflight: the tenant is in the body, so the Origin is checked by the POST itself."""
-    response = Response(status_code=status.HTTP_204_NO_CONTENT)
-    if origin:
-        _cors(response, origin)
-        response.headers["Access-Control-Allow-Methods"] = "POST"
-        response.headers["Access-Control-Allow-Headers"] = "Content-Type"
-        response.headers["Access-Control-Max-Age"] = "600"
-    return response
-
-
 @router.post(
     "/sessions",
     status_code=status.HTTP_201_CREATED,

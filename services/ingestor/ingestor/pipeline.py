@@ -20,6 +20,7 @@ from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded,
 from policypal.contracts.envelope import Envelope
 from policypal.embeddings import Embedder
 from policypal.state import DocumentCatalog, DocumentRecord
+from policypal.telemetry import service_span
 from policypal.vectorstore import ChunkIndex, ChunkPoint, sparse_vectors
 
 logger = logging.getLogger(__name__)
@@ -137,13 +138,23 @@ class IngestPipeline:
         progress = ProgressReporter(upload, self._sink.progress, min_interval=self._progress_interval)
         data = await self._source.fetch(upload.object_name)
         await progress.report("stored", f"Received {upload.filename} ({len(data)} bytes).")
-        parsed = await parse_document(
-            UploadedFile(data, upload.filename, upload.content_type),
-            size=self._options.chunk_size,
-            overlap=self._options.chunk_overlap,
-            limits=self._limits,
-            progress=progress,
-        )
+        with service_span(
+            "parse", {"policypal.document_id": record.document_id, "file.size": len(data)}
+        ) as span:
+            parsed = await parse_document(
+                UploadedFile(data, upload.filename, upload.content_type),
+                size=self._options.chunk_size,
+                overlap=self._options.chunk_overlap,
+                limits=self._limits,
+                progress=progress,
+            )
+            span.set_attributes(
+                {
+                    "policypal.pages": parsed.pages,
+                    "policypal.chunks": len(parsed.chunks),
+                    "policypal.parser": parsed.parser,
+                }
+            )
         chunks = parsed.chunks
         await progress.report(
             "chunked", f"Split into {len(chunks)} passages.", done=len(chunks), total=len(chunks)
@@ -195,7 +206,10 @@ class IngestPipeline:
         await progress.report("embedded", f"Embedded {total} passages.", done=total, total=total)
 
     async def _embed(self, chunks: Sequence[TextChunk]) -> list[list[float]]:
-        matrix = await asyncio.to_thread(self._embedder.embed, [chunk.text for chunk in chunks])
+        with service_span(
+            "embed", {"policypal.embedding.model": self._embedder.model_id, "policypal.chunks": len(chunks)}
+        ):
+            matrix = await asyncio.to_thread(self._embedder.embed, [chunk.text for chunk in chunks])
         vectors: list[list[float]] = matrix.tolist()
         return vectors
 

@@ -4,15 +4,22 @@ import uvicorn
 
 from notifier.app import create_app
 from policypal.config import get_settings
-from policypal.telemetry import configure_json_logging, setup_tracing
+from policypal.telemetry import configure_json_logging, metrics_endpoint, setup_metrics, setup_tracing
 
 
 def main() -> None:
-    """Read the settings, set up tracing and serve until stopped."""
+    """Read the settings, set up tracing and metrics and serve until stopped."""
     settings = get_settings()
     configure_json_logging("notifier", settings.log_level)
     setup_tracing(
         "notifier", otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
+    )
+    setup_metrics(
+        "notifier",
+        otlp_endpoint=metrics_endpoint(
+            settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
+        ),
+        console=settings.otel_console,
     )
     uvicorn.run(
         create_app(settings),

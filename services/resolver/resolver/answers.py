@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from policypal.contracts import ActionName, InterruptKind, ResumeValue
 from policypal.state import DocumentRecord
 from resolver.documents import resolved
-from resolver.low_retrieval import Retry, apply_remedy
+from resolver.low_retrieval import Escalate, Retry, apply_remedy
 from resolver.matching import fuzzy_matches, loose_names, title_hits
 from resolver.pipeline import Question, Refusal
 from resolver.turn import Turn
@@ -21,10 +21,11 @@ _ACTIONS: tuple[ActionName, ...] = ("summarize", "inquire", "compare", "audit")
 
 def apply_answer(
     turn: Turn, asked: InterruptKind, answer: ResumeValue, catalog: Sequence[DocumentRecord]
-) -> Turn | Question | Refusal | Retry:
+) -> Turn | Question | Refusal | Retry | Escalate:
     """``turn`` updated with the ``answer`` to the question ``asked``, or the question to ask again.
 
-    A retrieval_low answer may also end the turn (``Refusal``) or hand the paused request back (``Retry``).
+    A retrieval_low answer may also end the turn (``Refusal``), hand the paused request back (``Retry``)
+    or send its question to a reviewer (``Escalate``).
     """
     value = (answer.value or "").strip()
     option_ids = [o.id for o in turn.options]

@@ -11,20 +11,29 @@ from redis.asyncio import Redis
 
 from policypal.auth.tenants import TenantStore
 from policypal.bus import Unprocessable, publish_event, publish_terminal
-from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, InterruptEvent, UserContext
+from policypal.contracts import (
+    ChatRequested,
+    ChatResumed,
+    ErrorEvent,
+    EscalationEvent,
+    InterruptEvent,
+    UserContext,
+)
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ConversationMemory,
     ConversationRecord,
     ConversationStore,
     DocumentCatalog,
+    EscalationStore,
     PendingInterrupt,
     RequestLedger,
 )
 from resolver.answers import apply_answer
+from resolver.escalation import escalate_to_reviewer, escalation_turn
 from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
-from resolver.low_retrieval import Retry, retried_request
+from resolver.low_retrieval import Escalate, Retry, retried_request
 from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance
 from resolver.replies import (
     CANCELLED_SENTENCE,
@@ -122,6 +131,20 @@ async def handle_chat_resumed(
         answered = apply_answer(turn, asked, event.resume_value, loaded.context.catalog)
         if isinstance(answered, Retry):
             await _hand_back(answered, event, conversation, stores, broker)
+            return
+        if isinstance(answered, Escalate):
+            await escalate_to_reviewer(
+                answered,
+                event,
+                conversation,
+                broker=broker,
+                ledger=stores.ledger,
+                conversations=stores.conversations,
+                escalations=EscalationStore(redis),
+            )
+            await stores.memory.clear_pending(
+                event.tenant_id, conversation.conversation_id, event.interrupt_id
+            )
             return
         report = status_reporter(broker, event)
         outcome = (
@@ -221,6 +244,9 @@ async def _repeat_terminal(
         )
     elif isinstance(existing, InterruptEvent):
         await stores.conversations.append(conversation, interrupt_turn(existing))
+        await publish_terminal(broker, stores.ledger, existing)
+    elif isinstance(existing, EscalationEvent):
+        await stores.conversations.append(conversation, escalation_turn(existing))
         await publish_terminal(broker, stores.ledger, existing)
     else:
         # Answered by a worker already: only make sure the answer was published.

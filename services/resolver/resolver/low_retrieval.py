@@ -3,7 +3,7 @@
 The worker paused its request with the whole action request as the resume point (seed 000's options
 plus seed 003's reviewer). "Tag specific documents" continues the turn like any missing document;
 "continue anyway" and "search the web" hand the same request back to the worker, changed only by
-that choice; "ask a reviewer" ends the request, since no reviewer escalation exists yet.
+that choice; "ask a reviewer" escalates the question to a person (``resolver.escalation``).
 """
 
 from dataclasses import dataclass
@@ -14,10 +14,6 @@ from resolver.pipeline import Question, Refusal
 from resolver.turn import Turn
 
 TAG_DOCUMENTS_PROMPT = "Please tag the documents you would like me to search, e.g. @Retention Policy."
-REVIEWER_UNAVAILABLE = (
-    "Escalation to a reviewer is not available yet, so nobody has been notified about this question. "
-    "You can tag specific documents, rephrase the question, or ask me to continue anyway."
-)
 NO_SAVED_REQUEST = "That question can no longer be continued. Please send your request again."
 
 
@@ -28,7 +24,20 @@ class Retry:
     request: ActionRequested
 
 
-def apply_remedy(turn: Turn, choice: str) -> Turn | Question | Refusal | Retry | None:
+@dataclass(frozen=True)
+class Escalate:
+    """Open a ticket for a human reviewer with the paused turn's question."""
+
+    turn: Turn
+
+    @property
+    def question(self) -> str:
+        """The question the reviewer is asked: the paused request's clean query, else the user's words."""
+        saved = self.turn.action_request
+        return (saved.query if saved is not None and saved.query else self.turn.text).strip()
+
+
+def apply_remedy(turn: Turn, choice: str) -> Turn | Question | Refusal | Retry | Escalate | None:
     """What the ``choice`` (an option id) makes of the paused ``turn``; None if it is not an option.
 
     Searching the web also accepts weak matches: the user has been asked once and chose to go on, and
@@ -39,7 +48,7 @@ def apply_remedy(turn: Turn, choice: str) -> Turn | Question | Refusal | Retry |
         turn.action_request, turn.options, turn.awaiting = None, [], "documents"
         return Question(turn, "text_input", TAG_DOCUMENTS_PROMPT)
     if choice == "ask_reviewer":
-        return Refusal("reviewer_unavailable", REVIEWER_UNAVAILABLE)
+        return Escalate(turn)
     if choice not in {"continue", "search_web"}:
         return None
     if saved is None:

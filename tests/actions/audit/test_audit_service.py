@@ -1,5 +1,6 @@
 """The @Audit worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
 
+import json
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -9,10 +10,12 @@ import pytest
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
+from actions.audit.drafted_audit import QUOTE_DROPPED_NOTICE
 from actions.audit.service import DURABLE, SUBJECT, build_router
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
+from policypal.llm import LLM, price_of
 from policypal.state import ConversationStore
 from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests.actions.policy_library import (
@@ -35,6 +38,7 @@ from tests.actions.worker_harness import (
     index_pdf,
     request,
 )
+from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
@@ -193,3 +197,148 @@ async def test_audit_without_a_source_is_refused_with_a_reason(
     await harness.ask(broker, request(TENANT, "audit", "audit", [reg24], target_document_ids=["reg24"]))
     body = await harness.terminal(TENANT, "error")
     assert (body["code"], body["retryable"]) == ("audit_needs_source", False)
+
+
+def _llm_finding(target: str, severity: str, source_quote: str, target_quote: str) -> dict[str, Any]:
+    return {
+        "target_doc_id": target,
+        "target_doc_title": "as the model wrote it",
+        "theme": None,
+        "severity": severity,
+        "consequence": "Potential penalties under the retention rule.",
+        "source_quote": source_quote,
+        "target_quote": target_quote,
+        "suggestion": "Align the clause with the regulation.",
+        "confidence_score": 0.9,
+        "needs_review": False,
+        "source_marker": None,
+        "target_marker": None,
+    }
+
+
+def _llm_audit(findings: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "overall_status": "Major Violations",
+        "findings": findings,
+        "summary": "The email contradicts the regulation on retention and incident reporting.",
+        "targets_checked": 9,
+        "themes_analyzed": None,
+        "mode": "text",
+        "source_document_id": None,
+        "statements_checked": 0,
+    }
+
+
+async def test_llm_text_audit_is_corrected_once_and_its_quotes_verified(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (_, reg24, reg25) = library
+    # Re-flowed whitespace is repaired; an invented quote is dropped; an unknown target is dropped.
+    reflowed = RETENTION_2024.replace(" after ", "\n after  ")
+    reply = _llm_audit(
+        [
+            _llm_finding("reg25", "Low", POLICY_INCIDENT, "Backups are kept offshore for ten years."),
+            _llm_finding("reg24", "Medium", POLICY_INCIDENT, INCIDENT_RULE),
+            _llm_finding("reg24", "Critical", POLICY_RETENTION, reflowed),
+            _llm_finding("reg99", "High", POLICY_RETENTION, RETENTION_2024),
+        ]
+    )
+    openai_server.enqueue(
+        Reply(content='{"overall_status": "Major', prompt_tokens=2000, completion_tokens=10),
+        Reply(content=json.dumps(reply), prompt_tokens=2100, completion_tokens=400),
+    )
+    broker = await harness.start(index, embedder, llm=llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit this email",
+        [reg24, reg25],
+        source_text=EMAIL,
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    first, correction = openai_server.requests
+    assert first.body["response_format"]["json_schema"]["name"] == "AuditResult"
+    assert first.body["model"] == body["model"] == "gpt-4o"
+    assert EMAIL in first.messages[-1]["content"]
+    assert "did not match the required JSON schema" in correction.messages[-1]["content"]
+    result = AuditResult.model_validate(body["result"])
+    assert (result.mode, result.targets_checked, result.overall_status) == ("text", 2, "Major Violations")
+    assert [(f.target_doc_id, f.severity) for f in result.findings] == [
+        ("reg24", "Critical"),
+        ("reg24", "Medium"),
+        ("reg25", "Low"),
+    ]
+    _assert_grouped_by_target_then_severity(result, ["reg24", "reg25"])
+    critical, medium, low = result.findings
+    assert _plain(critical.target_quote) == RETENTION_2024
+    assert critical.target_quote in reg24.chunk_text(body["citations"][0]["chunk_id"])
+    assert (critical.needs_review, critical.target_doc_title, critical.source_quote) == (
+        False,
+        "Records Regulation",
+        POLICY_RETENTION,
+    )
+    assert _plain(medium.target_quote) == INCIDENT_RULE
+    assert (low.target_quote, low.target_marker, low.needs_review) == ("", None, True)
+    assert QUOTE_DROPPED_NOTICE in body["notices"]
+    assert "offshore" not in body["answer"]
+    assert body["answer"].index("Records Regulation” (2024)") < body["answer"].index(
+        "Records Regulation” (2025)"
+    )
+    assert [c["marker"] for c in body["citations"]] == [critical.target_marker, medium.target_marker]
+    for citation in body["citations"]:
+        assert citation["quote"] in reg24.chunk_text(citation["chunk_id"])
+    assert 0.0 < critical.confidence_score <= 1.0
+    price = price_of("gpt-4o")
+    assert price is not None
+    assert body["usage"]["cost_usd"] == pytest.approx(
+        (4100 * price.prompt_per_million + 410 * price.completion_per_million) / 1e6
+    )
+
+
+async def test_llm_policy_audit_extracts_themes_and_cites_both_sides(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (policy, reg24, reg25) = library
+    finding = _llm_finding("reg24", "High", POLICY_RETENTION, RETENTION_2024) | {"theme": "Record retention"}
+    openai_server.enqueue(
+        Reply.json({"themes": ["Record retention", "Data transfers", "Incident reporting"]}),
+        Reply.json(_llm_audit([finding]) | {"mode": "policy"}),
+    )
+    broker = await harness.start(index, embedder, llm=llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit our policy",
+        [policy, reg24, reg25],
+        source_document_id="policy",
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    themes_request, audit_request = openai_server.requests
+    assert themes_request.body["response_format"]["json_schema"]["name"] == "AuditThemes"
+    assert (
+        "- Record retention\n- Data transfers\n- Incident reporting" in audit_request.messages[-1]["content"]
+    )
+    result = AuditResult.model_validate(body["result"])
+    assert (result.mode, result.themes_analyzed, result.source_document_id) == ("policy", 3, "policy")
+    [found] = result.findings
+    assert (found.theme, found.source_marker is not None, found.target_marker is not None) == (
+        "Record retention",
+        True,
+        True,
+    )
+    assert_citations_verbatim(body, [policy, reg24])
+    assert {c["document_id"] for c in body["citations"]} == {"policy", "reg24"}

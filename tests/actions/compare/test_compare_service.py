@@ -1,5 +1,6 @@
 """The @Compare worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
 
+import json
 import uuid
 from collections.abc import AsyncIterator
 
@@ -11,15 +12,19 @@ from redis.asyncio import Redis
 from actions.compare.service import DURABLE, SUBJECT, build_router
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
+from policypal.llm import LLM, price_of
 from policypal.vectorstore import ChunkIndex, open_qdrant
-from tests.actions.policy_library import COMPANY_POLICY, REGULATION_2024, REGULATION_2025
+from tests.actions.policy_library import COMPANY_POLICY, REGULATION_2024, REGULATION_2025, RETENTION_2024
 from tests.actions.worker_harness import (
     IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
+    assert_llm_citations,
     index_pdf,
+    prompt_passages,
     request,
 )
+from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
@@ -143,3 +148,99 @@ async def test_one_document_is_refused_with_a_reason(
     await harness.ask(broker, request(TENANT, "compare", "compare", [reg24]))
     body = await harness.terminal(TENANT, "error")
     assert (body["code"], body["retryable"]) == ("compare_needs_2_to_5_documents", False)
+
+
+THEMES = {"themes": ["Record retention", "Data transfers", "Incident reporting"]}
+REPORT = (
+    "## Overview\nBoth versions regulate customer information [1].\n\n"
+    "## Key differences\n- Record retention: the 2025 version changes the retention period [2].\n\n"
+    "## Key similarities\n- Both apply to every licensed bank [1].\n\n"
+    "## Unique aspects\n- Only one version covers a topic not listed [40].\n\n"
+    "## Implications\nThe retention schedule must be reviewed [2]."
+)
+
+
+async def test_llm_holistic_comparison_extracts_themes_then_streams_the_cited_report(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, _) = library
+    openai_server.enqueue(
+        Reply(content=json.dumps(THEMES), prompt_tokens=3000, completion_tokens=30),
+        Reply(content=REPORT, prompt_tokens=4000, completion_tokens=90),
+    )
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    body = await harness.terminal(TENANT)
+
+    themes_request, report_request = openai_server.requests
+    assert themes_request.body["response_format"]["json_schema"]["name"] == "ComparisonThemes"
+    assert (themes_request.body["model"], report_request.body["model"], body["model"]) == ("gpt-4o",) * 3
+    assert (
+        "1. Record retention\n2. Data transfers\n3. Incident reporting"
+        in report_request.messages[-1]["content"]
+    )
+    assert body["result"]["mode"] == "holistic"
+    assert body["result"]["themes"] == THEMES["themes"]
+    assert "".join(t["text"] for t in await harness.tokens(TENANT)) == REPORT
+    assert "[40]" not in body["answer"]
+    assert_llm_citations(body, report_request, [reg24, reg25])
+    price = price_of("gpt-4o")
+    assert price is not None
+    assert body["usage"]["prompt_tokens"] == 7000
+    assert body["usage"]["cost_usd"] == pytest.approx(
+        (7000 * price.prompt_per_million + 120 * price.completion_per_million) / 1e6
+    )
+
+
+async def test_llm_focused_comparison_is_a_table_from_the_topic_passages(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, policy) = library
+    table = (
+        "| Document | Requirement on this topic |\n|---|---|\n"
+        "| Records Regulation (2024) | Seven years [1] |\n| Records Regulation (2025) | Ten years [6] |\n"
+        "| Northwind Data Policy (1) | Two years [11] |\n\n## Differences\n- The periods differ [1] [6]."
+    )
+    openai_server.enqueue(Reply.text(table))
+    broker = await harness.start(index, embedder, llm=llm)
+    question = "How long must customer records be retained?"
+    await harness.ask(broker, request(TENANT, "compare", question, [reg24, reg25, policy]))
+    body = await harness.terminal(TENANT)
+
+    [drafted] = openai_server.requests
+    assert drafted.body["model"] == body["model"] == "gpt-4o-mini"
+    assert body["result"] == {"mode": "focused", "topic": question}
+    # Five passages per document nearest to the topic, numbered across the documents in order.
+    passages = prompt_passages(drafted)
+    assert sorted(passages) == list(range(1, 16))
+    assert RETENTION_2024 in " ".join(" ".join(passages[n].split()) for n in range(1, 6))
+    assert_llm_citations(body, drafted, [reg24, reg25, policy])
+    assert {c["document_id"] for c in body["citations"]} == {"reg24", "reg25", "policy"}
+
+
+async def test_llm_malformed_themes_are_corrected_once(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, _) = library
+    openai_server.enqueue(Reply(content="{themes: Record retention"), Reply.json(THEMES), Reply.text(REPORT))
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    body = await harness.terminal(TENANT)
+
+    _, correction, _ = openai_server.requests
+    assert "did not match the required JSON schema" in correction.messages[-1]["content"]
+    assert correction.messages[-2] == {"role": "assistant", "content": "{themes: Record retention"}
+    assert body["result"]["theme_attempts"] == 2
+    assert body["result"]["themes"] == THEMES["themes"]

@@ -11,6 +11,7 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.inquire.service import DURABLE, SUBJECT, build_router
+from actions.web_search import WebSearch
 from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess
@@ -20,10 +21,8 @@ from policypal.state import ConversationRecord, ConversationStore
 from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests.actions.inquire.retention_corpus import USER
 from tests.support.jetstream import reset_bus
-from tests.support.openai_server import ScriptedOpenAI
 
 WorkerFactory = Callable[..., Awaitable[NatsBroker]]
-API_KEY = "sk-inquire-test-0123456789"
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +53,19 @@ async def start_worker(
     await reset_bus(js, durables={"ACTIONS": DURABLE}, purge={"ACTIONS": SUBJECT})
     started: list[NatsBroker] = []
 
-    async def start(index: ChunkIndex, *, max_deliver: int = 3, llm: LLM | None = None) -> NatsBroker:
+    async def start(
+        index: ChunkIndex,
+        *,
+        max_deliver: int = 3,
+        llm: LLM | None = None,
+        web_search: WebSearch | None = None,
+    ) -> NatsBroker:
         settings = Settings(_env_file=None, nats_url=nats_server.url, max_deliver=max_deliver)
         broker = build_broker(settings)
         broker.include_router(
-            build_router(settings, redis=redis_client, index=index, embedder=embedder, llm=llm)
+            build_router(
+                settings, redis=redis_client, index=index, embedder=embedder, llm=llm, web_search=web_search
+            )
         )
         await broker.start()
         started.append(broker)
@@ -79,23 +86,3 @@ async def conversation(redis_client: Redis, tenant: str) -> ConversationRecord:
     record = ConversationRecord(conversation_id="conv1", tenant_id=tenant, user_id=USER)
     await ConversationStore(redis_client).create(record)
     return record
-
-
-@pytest.fixture
-async def openai_server() -> AsyncIterator[ScriptedOpenAI]:
-    async with ScriptedOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-async def llm(openai_server: ScriptedOpenAI) -> AsyncIterator[LLM]:
-    settings = Settings(
-        _env_file=None,
-        openai_api_key=API_KEY,
-        openai_base_url=openai_server.base_url,
-        llm_max_retries=1,
-        llm_timeout_seconds=5,
-    )
-    model = LLM.from_settings(settings)
-    yield model
-    await model.aclose()

@@ -17,7 +17,8 @@ from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationRecord, ConversationStore, assistant_message_id
 from policypal.vectorstore import ChunkIndex, ChunkPoint
-from tests.actions.inquire.conftest import API_KEY, WorkerFactory
+from tests.actions.conftest import API_KEY
+from tests.actions.inquire.conftest import WorkerFactory
 from tests.actions.inquire.retention_corpus import OTHER_TENANT, PAGE_1, PAGE_2_A, index_chunks, inquiry
 from tests.support.jetstream import payload, stream_messages, wait_for_messages
 from tests.support.openai_server import RecordedRequest, Reply, ScriptedOpenAI

@@ -19,9 +19,10 @@ from policypal.bus import build_broker, publish_event
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
-from policypal.state import ConversationMemory, RequestLedger, user_message_id
+from policypal.state import ConversationMemory, EscalationStore, RequestLedger, user_message_id
 from policypal.vectorstore import ChunkIndex
-from resolver.low_retrieval import REVIEWER_UNAVAILABLE, TAG_DOCUMENTS_PROMPT
+from resolver.escalation import bridge_message
+from resolver.low_retrieval import TAG_DOCUMENTS_PROMPT
 from resolver.service import DURABLE, RESUME_DURABLE, build_router
 from tests.actions.inquire.conftest import WorkerFactory
 from tests.actions.inquire.retention_corpus import index_chunks, inquiry
@@ -32,7 +33,7 @@ from tests.support.jetstream import payload, stream_messages, wait_for_messages
 pytestmark = pytest.mark.integration
 
 WEAK_QUESTION = "How long must customer records be kept?"
-TERMINAL_TYPES = {"response", "error", "interrupt"}
+TERMINAL_TYPES = {"response", "error", "interrupt", "escalation"}
 
 
 @pytest.fixture
@@ -133,14 +134,16 @@ async def test_tag_documents_asks_for_them_then_searches_those(
     assert await _terminals_per_request(talk) == {interrupt["request_id"]: 1, request_id: 1, tagged_id: 1}
 
 
-async def test_ask_a_reviewer_says_escalation_is_not_available(
+async def test_ask_a_reviewer_opens_a_ticket_and_says_so(
     talk: Talk, index: ChunkIndex, embedder: MiniLMEmbedder
 ) -> None:
     interrupt = await _paused(talk, index, embedder)
     request_id = await talk.answer(interrupt, "retrieval_low", "ask_reviewer")
 
-    error = await _terminal(talk, request_id, "error")
-    assert (error["code"], error["message"]) == ("reviewer_unavailable", REVIEWER_UNAVAILABLE)
+    escalation = await _terminal(talk, request_id, "escalation")
+    [ticket] = await EscalationStore(talk.redis).list(talk.tenant, "pending_human")
+    assert escalation["message"] == bridge_message(ticket.escalation_id)
+    assert (ticket.question, ticket.escalated_request_id) == (WEAK_QUESTION, interrupt["request_id"])
     assert await ConversationMemory(talk.redis).pending(talk.tenant, "conv1") is None
 
 

@@ -8,10 +8,12 @@ import pytest
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
+from actions.drafting import llm_fallback_notice
 from actions.stratified_sampling import sample_document
 from actions.summarize.service import DURABLE, SUBJECT, build_router
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
+from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationStore
 from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
 from tests.actions.policy_library import REGULATION_2024
@@ -20,11 +22,14 @@ from tests.actions.worker_harness import (
     IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
+    assert_llm_citations,
     index_pdf,
+    prompt_passages,
     request,
 )
 from tests.pdf_factory import page_sentences
 from tests.support.jetstream import payload, wait_for_messages
+from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
@@ -196,3 +201,74 @@ async def test_last_failed_delivery_tells_the_user_before_dead_lettering(
     assert event.request_id in {payload(m)["request_id"] for m in letters}
     [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
     assert turn.metadata == {"error_code": "action_failed"}
+
+
+DRAFT = (
+    "### “Operations Handbook” (2024)\n- The handbook sets the operating rules of the company [1].\n\n"
+    "### “Records Regulation” (2024)\n- The Records Regulation sets retention rules [12]. "
+    "Backups are kept offshore [99]."
+)
+
+
+async def test_llm_summary_is_streamed_per_document_and_cited_after_a_rate_limit(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, handbook, regulation = library
+    openai_server.enqueue(
+        Reply.failure(429, retry_after=0), Reply(content=DRAFT, prompt_tokens=5000, completion_tokens=80)
+    )
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "summarize", "summarise these", [handbook, regulation]))
+    body = await harness.terminal(TENANT)
+
+    tokens = await harness.tokens(TENANT)
+    assert [t["index"] for t in tokens] == list(range(len(tokens)))
+    assert "".join(t["text"] for t in tokens) == DRAFT
+    # The unmapped marker is removed; the others are cited from the passage they number.
+    assert "[99]" not in body["answer"]
+    assert "[12]" in body["answer"]
+    # The 429 was retried: the same request twice.
+    rate_limited, drafted = openai_server.requests
+    assert rate_limited.body == drafted.body
+    assert drafted.body["model"] == body["model"] == "gpt-4o-mini"
+    assert drafted.body["temperature"] == pytest.approx(0.1)
+    assert drafted.messages[0]["content"].startswith(SYSTEM_PREFIX)
+    assert_llm_citations(body, drafted, [handbook, regulation])
+    assert [c["document_id"] for c in body["citations"]] == ["handbook", "reg24"]
+    # Both samples, in full, numbered across the documents in order: 11 of the handbook, then the regulation.
+    passages = prompt_passages(drafted)
+    assert sorted(passages) == list(range(1, 12 + len(regulation.chunks)))
+    user = drafted.messages[-1]["content"]
+    assert user.index("## Document: “Operations Handbook” (2024)") < user.index(
+        "## Document: “Records Regulation”"
+    )
+    assert "Secret text" not in user
+    price = price_of("gpt-4o-mini")
+    assert price is not None
+    assert body["usage"]["cost_usd"] == pytest.approx(
+        (5000 * price.prompt_per_million + 80 * price.completion_per_million) / 1e6
+    )
+    assert body["result"]["documents"][0]["chunks_sampled"] == 11
+
+
+async def test_llm_failure_falls_back_to_the_offline_summary_with_a_notice(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, handbook, _ = library
+    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "summarize", "", [handbook]))
+    body = await harness.terminal(TENANT)
+
+    assert body["model"] == "offline-extractive"
+    assert llm_fallback_notice("summary") in body["notices"]
+    assert_citations_verbatim(body, [handbook])
+    assert len(openai_server.requests) == 2

@@ -1,6 +1,7 @@
 """NATS JetStream adapter shared by every service."""
 
 from policypal.bus.broker import build_broker, jstream
+from policypal.bus.consumer_lag import ConsumerLag, Durable, durables_of
 from policypal.bus.delivery import DeliveryOutcome, Unprocessable, process_delivery
 from policypal.bus.publishing import TerminalRecorder, publish_event, publish_status, publish_terminal
 from policypal.bus.streams import declare_streams, document_store
@@ -8,13 +9,16 @@ from policypal.bus.subscribing import durable_pull_subscriber, is_last_delivery,
 from policypal.bus.worker import run_worker
 
 __all__ = [
+    "ConsumerLag",
     "DeliveryOutcome",
+    "Durable",
     "TerminalRecorder",
     "Unprocessable",
     "build_broker",
     "declare_streams",
     "document_store",
     "durable_pull_subscriber",
+    "durables_of",
     "is_last_delivery",
     "jstream",
     "keep_raw_body",

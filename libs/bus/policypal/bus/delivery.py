@@ -7,21 +7,29 @@ service treats bad input and failures the same way (ARCHITECTURE invariant 4).
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
 from faststream.nats import NatsBroker, NatsMessage
+from nats.js import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
+from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ
 from policypal.contracts.subjects import dead_letter
+from policypal.telemetry import record_request, request_scope, service_span
 
 logger = logging.getLogger(__name__)
 
 E = TypeVar("E", bound=BaseModel)
 
 DEFAULT_BACKOFF: tuple[float, ...] = (1.0, 5.0, 15.0, 30.0)
+#: NATS's own default ack_wait, assumed when the consumer cannot be asked for its own.
+DEFAULT_ACK_WAIT = 30.0
+#: In-progress signals per ack_wait: one lost or late signal still leaves time for the next.
+KEEPALIVES_PER_ACK_WAIT = 3
 
 
 class Unprocessable(Exception):  # noqa: N818 - reads as a verdict on the message
@@ -43,26 +51,59 @@ async def process_delivery(
     *,
     broker: NatsBroker,
     max_deliver: int,
-    keepalive_seconds: float = 20.0,
+    keepalive_seconds: float | None = None,
     backoff: Sequence[float] = DEFAULT_BACKOFF,
 ) -> DeliveryOutcome:
     """Validate ``msg`` as ``model``, run ``handle`` and settle the message.
 
-    While the handler runs, the message is marked in progress every ``keepalive_seconds`` so a long
-    job (a 500-page PDF) is not redelivered to another worker. A handler error is retried with
-    back-off until ``max_deliver`` deliveries, then the message is dead-lettered with the error.
+    While the handler runs, the message is marked in progress every ``keepalive_seconds`` (default: a
+    third of the consumer's ack_wait) so a long job (a 500-page PDF) is not redelivered to another
+    worker. A handler error is retried with back-off until ``max_deliver`` deliveries, then the message
+    is dead-lettered with the error. The handling is one span and one ``policypal.requests`` count.
     """
-    deliveries = msg.raw_message.metadata.num_delivered
+    started = time.perf_counter()
+    consumer = msg.raw_message.metadata.consumer
     try:
-        event = model.model_validate_json(msg.body)
+        event: E | ValidationError = model.model_validate_json(msg.body)
     except ValidationError as exc:
+        event = exc
+    action = _action_of(event)
+    scope = (
+        request_scope(event.tenant_id, event.request_id, action)
+        if isinstance(event, Envelope)
+        else contextlib.nullcontext()
+    )
+    with scope, service_span(f"handle {consumer}", {"messaging.consumer.group.name": consumer}):
+        outcome = await _settle(msg, model, event, handle, broker, max_deliver, keepalive_seconds, backoff)
+    record_request(consumer, action, outcome.value, time.perf_counter() - started)
+    return outcome
+
+
+def _action_of(event: object) -> str | None:
+    action = getattr(event, "action", None)
+    return str(action) if action else None
+
+
+async def _settle(
+    msg: NatsMessage,
+    model: type[E],
+    event: E | ValidationError,
+    handle: Callable[[E], Awaitable[None]],
+    broker: NatsBroker,
+    max_deliver: int,
+    keepalive_seconds: float | None,
+    backoff: Sequence[float],
+) -> DeliveryOutcome:
+    deliveries = msg.raw_message.metadata.num_delivered
+    if isinstance(event, ValidationError):
         reason = f"invalid {model.__name__}: " + "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in event.errors()
         )
         await _dead_letter(broker, msg, reason, deliveries)
         return DeliveryOutcome.DEAD_LETTERED
 
-    keepalive = asyncio.create_task(_keep_in_progress(msg, keepalive_seconds))
+    every = keepalive_seconds or await ack_wait_of(broker, msg) / KEEPALIVES_PER_ACK_WAIT
+    keepalive = asyncio.create_task(_keep_in_progress(msg, every))
     try:
         await handle(event)
     except Unprocessable as exc:
@@ -86,6 +127,29 @@ async def process_delivery(
             await keepalive
     await msg.ack()
     return DeliveryOutcome.ACKED
+
+
+_ack_waits: dict[tuple[str, str], float] = {}
+
+
+async def ack_wait_of(broker: NatsBroker, msg: NatsMessage) -> float:
+    """The ack_wait (seconds) of the consumer that delivered ``msg``, asked of the server once per consumer.
+
+    The server's value is the truth: a durable made earlier with another ack_wait keeps its own.
+    """
+    meta = msg.raw_message.metadata
+    key = (meta.stream, meta.consumer)
+    if key not in _ack_waits:
+        try:
+            js: JetStreamContext = broker.connection.jetstream()
+            info = await js.consumer_info(meta.stream, meta.consumer)
+        except Exception:
+            logger.warning(
+                "cannot read ack_wait of consumer %s; assuming %.0f s", meta.consumer, DEFAULT_ACK_WAIT
+            )
+            return DEFAULT_ACK_WAIT
+        _ack_waits[key] = info.config.ack_wait or DEFAULT_ACK_WAIT
+    return _ack_waits[key]
 
 
 async def _keep_in_progress(msg: NatsMessage, every: float) -> None:

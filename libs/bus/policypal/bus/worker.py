@@ -9,8 +9,9 @@ from faststream import FastStream
 from faststream.nats import NatsBroker, NatsRouter
 
 from policypal.bus.broker import build_broker
+from policypal.bus.consumer_lag import ConsumerLag, durables_of
 from policypal.config import Settings
-from policypal.telemetry import configure_json_logging, setup_tracing
+from policypal.telemetry import configure_json_logging, metrics_endpoint, setup_metrics, setup_tracing
 
 
 async def run_worker(
@@ -32,12 +33,23 @@ async def run_worker(
     provider = setup_tracing(
         service_name, otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
     )
+    meter_provider = setup_metrics(
+        service_name,
+        otlp_endpoint=metrics_endpoint(
+            settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
+        ),
+        console=settings.otel_console,
+    )
     broker = build_broker(settings, tracer_provider=provider)
     broker.include_routers(*routers)
     tasks: list[asyncio.Task[None]] = []
 
+    async def report_consumer_lag(started: NatsBroker) -> None:
+        await ConsumerLag(started.connection.jetstream(), durables_of(started)).run()
+
     async def start_background() -> None:
-        tasks.extend(asyncio.create_task(_supervised(loop, broker)) for loop in background)
+        loops = [*background, report_consumer_lag]
+        tasks.extend(asyncio.create_task(_supervised(loop, broker)) for loop in loops)
 
     async def stop_background() -> None:
         for task in tasks:
@@ -52,7 +64,7 @@ async def run_worker(
         broker,
         after_startup=[start_background],
         on_shutdown=[stop_background],
-        after_shutdown=[*on_shutdown, provider.shutdown],
+        after_shutdown=[*on_shutdown, provider.shutdown, meter_provider.shutdown],
     )
     await app.run()
 

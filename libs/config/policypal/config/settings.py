@@ -128,7 +128,12 @@ class Settings(BaseSettings):
     otel_exporter_otlp_endpoint: str | None = Field(
         default=None, validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT")
     )
-    otel_console: bool = Field(default=False, description="Print spans to stdout (development).")
+    otel_exporter_otlp_metrics_endpoint: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"),
+        description="OTLP/HTTP metrics URL; default: the traces URL with /v1/metrics.",
+    )
+    otel_console: bool = Field(default=False, description="Print spans and metrics to stdout (development).")
     log_level: str = "INFO"
 
     @model_validator(mode="after")

@@ -18,6 +18,8 @@ from policypal.contracts.events import (
     DocumentReady,
     DocumentUploaded,
     ErrorEvent,
+    EscalationEvent,
+    EscalationStatus,
     HistoryTurn,
     IngestProgress,
     IngestStage,
@@ -32,6 +34,7 @@ from policypal.contracts.events import (
     TokenEvent,
     Usage,
     UserContext,
+    WebCitation,
     parse_event,
 )
 
@@ -54,6 +57,8 @@ __all__ = [
     "DocumentUploaded",
     "Envelope",
     "ErrorEvent",
+    "EscalationEvent",
+    "EscalationStatus",
     "HistoryTurn",
     "IngestProgress",
     "IngestStage",
@@ -68,6 +73,7 @@ __all__ = [
     "TokenEvent",
     "Usage",
     "UserContext",
+    "WebCitation",
     "new_event_id",
     "parse_event",
 ]

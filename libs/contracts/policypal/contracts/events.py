@@ -214,6 +214,15 @@ class Citation(_Part):
     quote: str = Field(max_length=300)
 
 
+class WebCitation(_Part):
+    """Source of an ``[N]`` marker found on the web, with a verbatim quote from the search result."""
+
+    marker: int = Field(ge=1)
+    url: str
+    title: str
+    quote: str = Field(max_length=300)
+
+
 class Usage(_Part):
     """Tokens and cost of generating one answer."""
 
@@ -241,6 +250,35 @@ class ResponseEvent(Envelope):
     result: dict[str, Any] | None = Field(
         default=None, description="Structured result of the action (e.g. the audit report), when it has one."
     )
+    web_citations: list[WebCitation] = Field(
+        default_factory=list,
+        description="Markers cited from web search results (after the documents' markers).",
+    )
+    answered_by: Literal["assistant", "reviewer"] | None = Field(
+        default=None,
+        description="'reviewer' when a person answered an escalated question; else the assistant.",
+    )
+    escalation_id: str | None = Field(default=None, description="The ticket a reviewer's answer resolves.")
+
+
+EscalationStatus = Literal["pending_human", "resolved"]
+
+
+class EscalationEvent(Envelope):
+    """The user asked for a reviewer: a ticket waits for a person; terminal for this request.
+
+    The reviewer's answer arrives later in the same thread as a ``response`` event with
+    ``answered_by="reviewer"`` and this ``escalation_id``.
+    """
+
+    type: Literal["escalation"] = "escalation"
+    escalation_id: str = Field(description="The ticket id, shown to the user and to administrators.")
+    status: EscalationStatus = "pending_human"
+    message: str = Field(description="What the user is told, naming the ticket.")
+    question: str = Field(description="The question the reviewer is asked to answer.")
+    escalated_request_id: str | None = Field(
+        default=None, description="The request whose weak answer the user escalated."
+    )
 
 
 class ErrorEvent(Envelope):
@@ -265,7 +303,8 @@ AnyEvent = Annotated[
     | TokenEvent
     | InterruptEvent
     | ResponseEvent
-    | ErrorEvent,
+    | ErrorEvent
+    | EscalationEvent,
     Field(discriminator="type"),
 ]
 
@@ -285,11 +324,12 @@ EVENT_TYPES: dict[str, type[Envelope]] = {
         InterruptEvent,
         ResponseEvent,
         ErrorEvent,
+        EscalationEvent,
     )
 }
 
 #: Event types that end a chat request (exactly one per request) and an upload request.
-CHAT_TERMINAL_TYPES = frozenset({"response", "interrupt", "error"})
+CHAT_TERMINAL_TYPES = frozenset({"response", "interrupt", "error", "escalation"})
 DOCUMENT_TERMINAL_TYPES = frozenset({"document.ready", "document.failed"})
 
 _any_event: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)

@@ -28,6 +28,7 @@ EVENT_KINDS: Final[dict[str, str]] = {
     "error": "error",
     "interrupt": "interrupt",
     "token": "token",
+    "escalation": "escalation",
 }
 
 

@@ -15,6 +15,7 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from opentelemetry import trace
+from opentelemetry.util.types import AttributeValue
 from pydantic import BaseModel, ValidationError
 
 from policypal.config import LLMTask, Settings
@@ -23,6 +24,7 @@ from policypal.llm.errors import LLMUnavailableError, StructuredOutputError
 from policypal.llm.pricing import PRICES, Price, add_usage, usage_with_cost
 from policypal.llm.prompts import Prompt
 from policypal.llm.schema import strict_json_schema
+from policypal.telemetry import record_llm_usage, scope_attributes
 
 logger = logging.getLogger(__name__)
 _tracer = trace.get_tracer(__name__)
@@ -81,9 +83,12 @@ class TextStream:
 
     async def _deltas(self) -> AsyncIterator[str]:
         model = self._llm.model_for(self._task)
-        span = _tracer.start_span("llm.stream", attributes=_attributes(self._task, model))
+        span = _tracer.start_span(
+            _span_name(model), kind=trace.SpanKind.CLIENT, attributes=_attributes(self._task, model)
+        )
         parts: list[str] = []
         prompt_tokens = completion_tokens = 0
+        response_model = model
         try:
             stream = await self._llm.client.chat.completions.create(
                 model=model,
@@ -94,6 +99,7 @@ class TextStream:
             )
             async with stream:
                 async for chunk in stream:
+                    response_model = chunk.model or response_model
                     if chunk.usage is not None:
                         prompt_tokens = chunk.usage.prompt_tokens
                         completion_tokens = chunk.usage.completion_tokens
@@ -102,7 +108,7 @@ class TextStream:
                             parts.append(choice.delta.content)
                             yield choice.delta.content
             usage = self._llm.usage(model, prompt_tokens, completion_tokens)
-            _record_usage(span, usage)
+            _record_usage(span, model, response_model, usage)
             self._completion = Completion(text="".join(parts), model=model, usage=usage)
         except openai.APIError as exc:
             _record_failure(span, exc)
@@ -206,7 +212,9 @@ class LLM:
     ) -> Completion:
         model = self.model_for(task)
         options: dict[str, Any] = {"response_format": response_format} if response_format else {}
-        with _tracer.start_as_current_span("llm.complete", attributes=_attributes(task, model)) as span:
+        with _tracer.start_as_current_span(
+            _span_name(model), kind=trace.SpanKind.CLIENT, attributes=_attributes(task, model)
+        ) as span:
             try:
                 response = await self.client.chat.completions.create(
                     model=model, messages=messages, temperature=self.temperature, **options
@@ -219,18 +227,34 @@ class LLM:
             usage = self.usage(
                 model, counts.prompt_tokens if counts else 0, counts.completion_tokens if counts else 0
             )
-            _record_usage(span, usage)
+            _record_usage(span, model, response.model or model, usage)
             return Completion(text=text, model=model, usage=usage)
 
 
-def _attributes(task: LLMTask, model: str) -> dict[str, str]:
-    return {"llm.task": task, "gen_ai.request.model": model}
+def _span_name(model: str) -> str:
+    # The gen_ai semantic conventions name a span "{gen_ai.operation.name} {gen_ai.request.model}".
+    return f"chat {model}"
 
 
-def _record_usage(span: trace.Span, usage: Usage) -> None:
+def _attributes(task: LLMTask, model: str) -> dict[str, AttributeValue]:
+    """gen_ai semantic-convention attributes and the request scope's ids: never prompt text."""
+    return {
+        **scope_attributes(),
+        "gen_ai.operation.name": "chat",
+        # gen_ai.system was renamed gen_ai.provider.name; both are set for viewers of either version.
+        "gen_ai.system": "openai",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": model,
+        "policypal.llm.task": task,
+    }
+
+
+def _record_usage(span: trace.Span, model: str, response_model: str, usage: Usage) -> None:
+    span.set_attribute("gen_ai.response.model", response_model)
     span.set_attribute("gen_ai.usage.input_tokens", usage.prompt_tokens)
     span.set_attribute("gen_ai.usage.output_tokens", usage.completion_tokens)
-    span.set_attribute("llm.cost_usd", usage.cost_usd)
+    span.set_attribute("policypal.cost_usd", usage.cost_usd)
+    record_llm_usage(model, usage.prompt_tokens, usage.completion_tokens, usage.cost_usd)
 
 
 def _record_failure(span: trace.Span, exc: openai.APIError) -> None:

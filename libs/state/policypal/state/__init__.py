@@ -10,10 +10,19 @@ from policypal.state.conversations import (
 )
 from policypal.state.deadlines import DeadlineBook, PendingRequest
 from policypal.state.documents import DocumentCatalog, DocumentRecord, DocumentStatus
+from policypal.state.escalations import (
+    AlreadyResolved,
+    EscalationStore,
+    EscalationTicket,
+    escalation_id_for,
+)
 from policypal.state.memory import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
+from policypal.state.request_status import RequestRecord, RequestTracker
 from policypal.state.requests import RequestLedger
+from policypal.state.sets import DocumentSet, SetStore, set_key
 
 __all__ = [
+    "AlreadyResolved",
     "ConversationMemory",
     "ConversationRecord",
     "ConversationStore",
@@ -21,13 +30,21 @@ __all__ = [
     "DeadlineBook",
     "DocumentCatalog",
     "DocumentRecord",
+    "DocumentSet",
     "DocumentStatus",
+    "EscalationStore",
+    "EscalationTicket",
     "PendingInterrupt",
     "PendingRequest",
     "RegistryEntry",
     "RequestLedger",
+    "RequestRecord",
+    "RequestTracker",
+    "SetStore",
     "StoredMessage",
     "assistant_message_id",
     "connect_redis",
+    "escalation_id_for",
+    "set_key",
     "user_message_id",
 ]

@@ -8,13 +8,36 @@ from redis.asyncio import Redis
 
 from policypal.state import keys
 
-# Adds the message only if its id is new, atomically: a retried append never duplicates history.
+# Adds the message only if its id is new and the conversation still exists, atomically: a retried
+# append never duplicates history, and a late answer never brings back a deleted conversation. Only
+# ``last_message_at`` of the stored record changes, so a rename made meanwhile is kept.
 _APPEND_ONCE = """
-if redis.call('SADD', KEYS[1], ARGV[1]) == 1 then
-  redis.call('RPUSH', KEYS[2], ARGV[2])
-  return 1
+local raw = redis.call('GET', KEYS[3])
+if not raw then
+  return 0
 end
-return 0
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+local record = cjson.decode(raw)
+record['last_message_at'] = ARGV[3]
+redis.call('SET', KEYS[3], cjson.encode(record))
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
+return 1
+"""
+
+# Changes the title of a stored record in place, leaving every other field as it is now.
+_RENAME = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then
+  return nil
+end
+local record = cjson.decode(raw)
+record['title'] = ARGV[1]
+local encoded = cjson.encode(record)
+redis.call('SET', KEYS[1], encoded)
+return encoded
 """
 
 
@@ -60,6 +83,7 @@ class ConversationStore:
     def __init__(self, redis: Redis) -> None:
         self._redis = redis
         self._append_once = redis.register_script(_APPEND_ONCE)
+        self._rename = redis.register_script(_RENAME)
 
     async def create(self, record: ConversationRecord) -> None:
         """Store a new conversation and list it for its owner."""
@@ -90,25 +114,49 @@ class ConversationStore:
         return [ConversationRecord.model_validate_json(raw) for raw in raws if raw is not None]
 
     async def append(self, conversation: ConversationRecord, message: StoredMessage) -> bool:
-        """Append ``message`` unless a message with its id is already there; True if appended."""
+        """Append ``message`` unless its id is already there or the conversation is gone; True if appended."""
         tenant, conv_id = conversation.tenant_id, conversation.conversation_id
         added = await self._append_once(
             keys=[
                 keys.conversation_message_ids(tenant, conv_id),
                 keys.conversation_messages(tenant, conv_id),
+                keys.conversation(tenant, conv_id),
+                keys.user_conversations(tenant, conversation.user_id),
             ],
-            args=[message.message_id, message.model_dump_json()],
+            args=[
+                message.message_id,
+                message.model_dump_json(),
+                message.model_dump(mode="json")["created_at"],
+                message.created_at.timestamp(),
+                conv_id,
+            ],
         )
-        if added:
-            updated = conversation.model_copy(update={"last_message_at": message.created_at})
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.set(keys.conversation(tenant, conv_id), updated.model_dump_json())
-                pipe.zadd(
-                    keys.user_conversations(tenant, conversation.user_id),
-                    {conv_id: message.created_at.timestamp()},
-                )
-                await pipe.execute()
         return bool(added)
+
+    async def rename(self, conversation: ConversationRecord, title: str) -> ConversationRecord | None:
+        """Set the title of a stored conversation; None if it was deleted meanwhile."""
+        raw = await self._rename(
+            keys=[keys.conversation(conversation.tenant_id, conversation.conversation_id)], args=[title]
+        )
+        return None if raw is None else ConversationRecord.model_validate_json(raw)
+
+    async def delete(self, conversation: ConversationRecord) -> None:
+        """Remove the conversation with its messages, memory and pending question, and unlist it."""
+        tenant, conv_id = conversation.tenant_id, conversation.conversation_id
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(*keys.conversation_keys(tenant, conv_id))
+            pipe.zrem(keys.user_conversations(tenant, conversation.user_id), conv_id)
+            await pipe.execute()
+
+    async def last_messages(self, tenant_id: str, conversation_ids: list[str]) -> list[StoredMessage | None]:
+        """The newest message of each conversation (None for one without messages), in the given order."""
+        if not conversation_ids:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for conv_id in conversation_ids:
+                pipe.lindex(keys.conversation_messages(tenant_id, conv_id), -1)
+            raws = await pipe.execute()
+        return [None if raw is None else StoredMessage.model_validate_json(raw) for raw in raws]
 
     async def messages(
         self, tenant_id: str, conversation_id: str, last: int | None = None

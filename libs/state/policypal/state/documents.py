@@ -71,6 +71,14 @@ class DocumentCatalog:
             return None
         return record
 
+    async def get_in_tenant(self, tenant_id: str, document_id: str) -> DocumentRecord | None:
+        """The record if it exists in this tenant, whoever owns it (for service callers), else None."""
+        raw = await self._redis.get(keys.document(tenant_id, document_id))
+        if raw is None:
+            return None
+        record = DocumentRecord.model_validate_json(raw)
+        return record if record.tenant_id == tenant_id else None
+
     async def find_by_sha256(self, tenant_id: str, user_id: str, sha256: str) -> DocumentRecord | None:
         """The user's existing document with exactly these bytes, if any."""
         document_id = await self._redis.hget(keys.user_document_hashes(tenant_id, user_id), sha256)

@@ -84,3 +84,21 @@ def escalations(tenant_id: str) -> str:
 def request_status(tenant_id: str, request_id: str) -> str:
     """JSON of a request accepted through the API (audits): who asked, what, queued or running."""
     return f"pp:{tenant_id}:req:{request_id}:status"
+
+
+def document_sets(tenant_id: str) -> str:
+    """Hash folded set name -> JSON set record: the tenant's document sets."""
+    return f"pp:{tenant_id}:sets"
+
+
+def conversation_keys(tenant_id: str, conversation_id: str) -> list[str]:
+    """Every key that holds part of one conversation (its record, messages and memory)."""
+    return [
+        conversation(tenant_id, conversation_id),
+        conversation_messages(tenant_id, conversation_id),
+        conversation_message_ids(tenant_id, conversation_id),
+        conversation_registry(tenant_id, conversation_id),
+        conversation_registry_turn(tenant_id, conversation_id),
+        conversation_summary(tenant_id, conversation_id),
+        conversation_pending_interrupt(tenant_id, conversation_id),
+    ]

@@ -1,6 +1,35 @@
 """OpenTelemetry set-up shared by every service."""
 
 from policypal.telemetry.json_logs import JsonFormatter, configure_json_logging
+from policypal.telemetry.metrics import (
+    build_meter_provider,
+    metrics_endpoint,
+    record_llm_usage,
+    record_request,
+    setup_metrics,
+)
+from policypal.telemetry.request_scope import (
+    RequestScope,
+    current_scope,
+    request_scope,
+    scope_attributes,
+    service_span,
+)
 from policypal.telemetry.tracing import setup_tracing, tracer
 
-__all__ = ["JsonFormatter", "configure_json_logging", "setup_tracing", "tracer"]
+__all__ = [
+    "JsonFormatter",
+    "RequestScope",
+    "build_meter_provider",
+    "configure_json_logging",
+    "current_scope",
+    "metrics_endpoint",
+    "record_llm_usage",
+    "record_request",
+    "request_scope",
+    "scope_attributes",
+    "service_span",
+    "setup_metrics",
+    "setup_tracing",
+    "tracer",
+]

@@ -15,6 +15,7 @@ from qdrant_client import AsyncQdrantClient, models
 
 from policypal.config import Settings
 from policypal.contracts import DocType
+from policypal.telemetry import service_span
 from policypal.vectorstore import sparse_terms
 
 logger = logging.getLogger(__name__)
@@ -181,13 +182,14 @@ class ChunkIndex:
         limit: int = 5,
     ) -> list[ChunkHit]:
         """The ``limit`` nearest chunks of this tenant and user, within ``document_ids`` when given."""
-        response = await self._client.query_points(
-            COLLECTION,
-            query=vector,
-            query_filter=_scope(tenant_id, user_id, document_ids),
-            limit=limit,
-            with_payload=True,
-        )
+        with service_span("search", _search_attributes("dense", document_ids, limit)):
+            response = await self._client.query_points(
+                COLLECTION,
+                query=vector,
+                query_filter=_scope(tenant_id, user_id, document_ids),
+                limit=limit,
+                with_payload=True,
+            )
         return [ChunkHit.model_validate({**(p.payload or {}), "score": p.score}) for p in response.points]
 
     async def hybrid_search(
@@ -214,7 +216,19 @@ class ChunkIndex:
             return await self.search(
                 vector, tenant_id=tenant_id, user_id=user_id, document_ids=document_ids, limit=limit
             )
-        response = await self._client.query_points(
+        with service_span("search", _search_attributes("hybrid", document_ids, limit)):
+            response = await self._hybrid_query(vector, keywords, scope, limit)
+        query = np.asarray(vector, dtype=np.float32)
+        query /= np.linalg.norm(query) or 1.0
+        return [
+            ChunkHit.model_validate({**(p.payload or {}), "score": _cosine(query, p.vector)})
+            for p in response.points
+        ]
+
+    async def _hybrid_query(
+        self, vector: list[float], keywords: models.SparseVector, scope: models.Filter, limit: int
+    ) -> models.QueryResponse:
+        return await self._client.query_points(
             COLLECTION,
             prefetch=[
                 models.Prefetch(query=vector, filter=scope, limit=limit),
@@ -232,12 +246,6 @@ class ChunkIndex:
             with_payload=True,
             with_vectors=True,
         )
-        query = np.asarray(vector, dtype=np.float32)
-        query /= np.linalg.norm(query) or 1.0
-        return [
-            ChunkHit.model_validate({**(p.payload or {}), "score": _cosine(query, p.vector)})
-            for p in response.points
-        ]
 
     async def document_chunks(self, *, tenant_id: str, user_id: str, document_id: str) -> list[ChunkPoint]:
         """Every chunk of one document of this tenant and user, in document order (by chunk index).
@@ -309,6 +317,15 @@ class ChunkIndex:
 def sparse_vectors(chunks: list[ChunkPoint]) -> list[models.SparseVector]:
     """The BM25 vectors of ``chunks``: their text with the section title, whose words name the topic."""
     return [sparse_terms.document_vector(f"{chunk.section or ''}\n{chunk.text}") for chunk in chunks]
+
+
+def _search_attributes(mode: str, document_ids: list[str] | None, limit: int) -> dict[str, str | int]:
+    # Counts and modes only: the query text never goes on a span.
+    return {
+        "policypal.search.mode": mode,
+        "policypal.search.documents": len(document_ids or ()),
+        "policypal.search.limit": limit,
+    }
 
 
 def _scope(tenant_id: str, user_id: str, document_ids: list[str] | None) -> models.Filter:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from actions.audit.findings import CONSEQUENCE_OFFLINE, Tally, suggestion, target_quote
 from actions.citation_markers import CitationMarkers, shown
-from actions.request_lifecycle import OfflineAnswer
+from actions.request_lifecycle import ActionAnswer
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import SEVERITY_ORDER, AuditFinding, AuditMode, AuditResult
 
@@ -28,7 +28,7 @@ class AuditScope:
     themes: int | None
 
 
-def compose_audit(scope: AuditScope, tallies: Sequence[Tally]) -> OfflineAnswer:
+def compose_audit(scope: AuditScope, tallies: Sequence[Tally]) -> ActionAnswer:
     """The answer and its structured ``AuditResult`` (in ``result``), findings by target then severity."""
     markers = CitationMarkers()
     findings: list[AuditFinding] = []
@@ -83,7 +83,7 @@ def compose_audit(scope: AuditScope, tallies: Sequence[Tally]) -> OfflineAnswer:
         source_document_id=scope.source_document_id,
         statements_checked=scope.statements,
     )
-    return OfflineAnswer(
+    return ActionAnswer(
         answer="\n".join(lines), citations=markers.citations, result=result.model_dump(mode="json")
     )
 

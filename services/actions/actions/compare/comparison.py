@@ -1,16 +1,23 @@
 """One @Compare request: 2-5 documents, holistic (stratified samples, themes) or focused (a topic)."""
 
+import logging
 from collections.abc import Sequence
+from dataclasses import replace
 
+from actions.compare.drafted_comparison import draft_focused, draft_holistic
 from actions.compare.focus import focus_topic
 from actions.compare.focused import TopicSentences, compose_focused
 from actions.compare.holistic import DocumentSentences, compose_holistic
+from actions.drafting import llm_fallback_notice
 from actions.extracts import embed_extracts, embed_texts, sentence_extracts
-from actions.request_lifecycle import OfflineAnswer, Progress, Refusal
+from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
 from actions.stratified_sampling import sample_document
 from policypal.contracts import ActionRequested, ResolvedDocument
 from policypal.embeddings import Embedder
-from policypal.vectorstore import ChunkIndex
+from policypal.llm import LLM, LLMError
+from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPoint
+
+logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS, MAX_DOCUMENTS = 2, 5
 #: Seed 000, holistic: 15-20 chunks per document, spread over it.
@@ -20,9 +27,19 @@ FOCUSED_CHUNKS = 5
 
 
 async def compare(
-    event: ActionRequested, progress: Progress, *, index: ChunkIndex, embedder: Embedder
-) -> OfflineAnswer:
-    """The offline comparison of the request's documents: focused when the query names a topic."""
+    event: ActionRequested,
+    progress: Progress,
+    tokens: OnDelta | None = None,
+    *,
+    index: ChunkIndex,
+    embedder: Embedder,
+    llm: LLM | None = None,
+) -> ActionAnswer:
+    """The comparison of the request's documents: focused when the query names a topic.
+
+    With an ``llm`` the model drafts it, streamed to ``tokens``; without one, or when the model fails
+    after its retries, it is the offline comparison (then with a notice).
+    """
     documents = event.documents
     if not MIN_DOCUMENTS <= len(documents) <= MAX_DOCUMENTS:
         raise Refusal(
@@ -32,20 +49,22 @@ async def compare(
         )
     topic = focus_topic(event.query)
     if topic is None:
-        return await _holistic(event, documents, progress, index=index, embedder=embedder)
-    return await _focused(event, documents, topic, progress, index=index, embedder=embedder)
+        return await _holistic(event, documents, progress, tokens, index=index, embedder=embedder, llm=llm)
+    return await _focused(event, documents, topic, progress, tokens, index=index, embedder=embedder, llm=llm)
 
 
 async def _holistic(
     event: ActionRequested,
     documents: Sequence[ResolvedDocument],
     progress: Progress,
+    tokens: OnDelta | None,
     *,
     index: ChunkIndex,
     embedder: Embedder,
-) -> OfflineAnswer:
+    llm: LLM | None,
+) -> ActionAnswer:
     await progress("sampling", "Reading passages from beginning to end of each document…")
-    sentences = []
+    samples: list[tuple[ResolvedDocument, list[ChunkPoint]]] = []
     for doc in documents:
         sample = await sample_document(
             index,
@@ -56,10 +75,20 @@ async def _holistic(
             minimum=HOLISTIC_MIN,
             maximum=HOLISTIC_MAX,
         )
-        extracts = sentence_extracts(sample.chunks)
-        sentences.append(DocumentSentences(doc, extracts, await embed_extracts(embedder, extracts)))
+        samples.append((doc, sample.chunks))
     await progress("comparing", "Finding common themes and comparing the documents theme by theme…")
-    return compose_holistic(sentences)
+    notices = []
+    if llm is not None and tokens is not None:
+        try:
+            return await draft_holistic(event, samples, llm=llm, embedder=embedder, on_delta=tokens)
+        except LLMError as exc:
+            logger.warning("compare answered offline: %s", exc)
+            notices.append(llm_fallback_notice("comparison"))
+    sentences = []
+    for doc, chunks in samples:
+        extracts = sentence_extracts(chunks)
+        sentences.append(DocumentSentences(doc, extracts, await embed_extracts(embedder, extracts)))
+    return replace(compose_holistic(sentences), notices=notices)
 
 
 async def _focused(
@@ -67,13 +96,15 @@ async def _focused(
     documents: Sequence[ResolvedDocument],
     topic: str,
     progress: Progress,
+    tokens: OnDelta | None,
     *,
     index: ChunkIndex,
     embedder: Embedder,
-) -> OfflineAnswer:
+    llm: LLM | None,
+) -> ActionAnswer:
     await progress("retrieving", f"Searching each document for “{topic}”…")
     [topic_vector] = await embed_texts(embedder, [topic])
-    candidates = []
+    found: list[tuple[ResolvedDocument, list[ChunkHit]]] = []
     for doc in documents:
         hits = await index.search(
             topic_vector.tolist(),
@@ -82,8 +113,18 @@ async def _focused(
             document_ids=[doc.document_id],
             limit=FOCUSED_CHUNKS,
         )
+        found.append((doc, hits))
+    await progress("comparing", "Comparing what each document says on the topic…")
+    notices = []
+    if llm is not None and tokens is not None:
+        try:
+            return await draft_focused(event, topic, found, llm=llm, embedder=embedder, on_delta=tokens)
+        except LLMError as exc:
+            logger.warning("compare answered offline: %s", exc)
+            notices.append(llm_fallback_notice("comparison"))
+    candidates = []
+    for doc, hits in found:
         extracts = sentence_extracts(hits)
         vectors = await embed_extracts(embedder, extracts)
         candidates.append(TopicSentences(doc, extracts, vectors, [float(s) for s in vectors @ topic_vector]))
-    await progress("comparing", "Comparing what each document says on the topic…")
-    return compose_focused(topic, candidates)
+    return replace(compose_focused(topic, candidates), notices=notices)

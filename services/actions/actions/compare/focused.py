@@ -14,7 +14,7 @@ import numpy.typing as npt
 from actions.citation_markers import CitationMarkers, shown
 from actions.extracts import Extract
 from actions.passage_alignment import align
-from actions.request_lifecycle import OfflineAnswer
+from actions.request_lifecycle import ActionAnswer
 from actions.wording_differences import changed_words, same_wording
 from policypal.contracts import ResolvedDocument
 
@@ -51,7 +51,7 @@ def on_topic(candidates: TopicSentences) -> list[int]:
     return sorted(best, key=lambda i: candidates.extracts[i].reading_position)
 
 
-def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> OfflineAnswer:
+def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> ActionAnswer:
     """The difference table of 2-5 documents on ``topic``, with the changed words of counterparts."""
     markers = CitationMarkers()
     chosen = [on_topic(doc) for doc in documents]
@@ -107,7 +107,7 @@ def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> OfflineA
     if missing:
         lines += ["", f"Not addressed by {', '.join(missing)}."]
     lines += ["", OFFLINE_NOTE]
-    return OfflineAnswer(
+    return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
         result={"mode": "focused", "topic": topic, "differences": result_differences},

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from actions.citation_markers import CitationMarkers, shown
 from actions.extracts import Extract
 from actions.passage_alignment import align, unmatched
-from actions.request_lifecycle import OfflineAnswer
+from actions.request_lifecycle import ActionAnswer
 from actions.themes import Theme, centrality, find_themes
 from actions.wording_differences import changed_words, same_wording
 from policypal.contracts import ResolvedDocument
@@ -60,7 +60,7 @@ class _Unique:
     extract: Extract
 
 
-def compose_holistic(documents: Sequence[DocumentSentences]) -> OfflineAnswer:
+def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
     """The 5-section holistic comparison of 2-5 documents' sampled sentences."""
     texts = [e.plain for d in documents for e in d.extracts]
     all_vectors = np.vstack([d.vectors for d in documents]) if texts else np.zeros((0, 384), np.float32)
@@ -137,7 +137,7 @@ def compose_holistic(documents: Sequence[DocumentSentences]) -> OfflineAnswer:
         "## Implications",
         IMPLICATIONS_OFFLINE,
     ]
-    return OfflineAnswer(
+    return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
         result={

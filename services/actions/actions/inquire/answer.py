@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 from actions.inquire.confidence import Confidence
 from actions.inquire.extractive_answer import MODEL, ExtractiveAnswer
-from policypal.contracts import Citation, Usage
+from policypal.contracts import Citation, Usage, WebCitation
 
 #: Told to the user when the language model failed and the offline answer stands in for it.
 LLM_FALLBACK_NOTICE = (
@@ -28,6 +28,7 @@ class InquiryAnswer:
     notices: list[str] = field(default_factory=list)
     confidence: Confidence | None = None
     cached: bool = False
+    web_citations: list[WebCitation] = field(default_factory=list)
 
 
 def offline(

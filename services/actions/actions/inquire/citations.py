@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 
 from policypal.contracts import Citation
-from policypal.vectorstore import ChunkHit
+from policypal.vectorstore import ChunkPoint
 
 #: The contract's limit on a quote (``Citation.quote``).
 MAX_QUOTE_CHARS = 300
@@ -28,7 +28,7 @@ def is_verbatim(quote: str, source: str) -> bool:
     return bool(quote.strip()) and len(quote) <= MAX_QUOTE_CHARS and quote in source
 
 
-def cite(hit: ChunkHit, quote: str, marker: int) -> Citation:
+def cite(hit: ChunkPoint, quote: str, marker: int) -> Citation:
     """The citation of ``quote`` taken from ``hit``, for the answer's ``[marker]``."""
     return Citation(
         marker=marker,

@@ -9,28 +9,31 @@
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from opentelemetry import trace
 
 from actions.inquire.answer import InquiryAnswer
 from actions.inquire.answer_cache import AnswerCache
-from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, thresholds_for
+from actions.inquire.confidence import Confidence, LowConfidence, asks_how_to_go_on, assess, thresholds_for
 from actions.inquire.grounding import ground_answer
 from actions.inquire.prompts import general_prompt, sourced_prompt
 from actions.inquire.query_rewrite import rewrite_query, without_titles
 from actions.inquire.relevance import relevant_sources
 from actions.inquire.retrieval import retrieve
-from policypal.contracts import ActionRequested, ResolvedDocument
+from actions.web_search import WebResult, WebSearch, WebSearchUnavailable, web_query
+from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, Completion, Prompt, add_usage
-from policypal.vectorstore import ChunkIndex
+from policypal.vectorstore import ChunkHit, ChunkIndex
 
 logger = logging.getLogger(__name__)
 
 #: Receives each piece of the answer as the model writes it.
 OnDelta = Callable[[str], Awaitable[None]]
 
+WEB_NOT_NEEDED_NOTICE = "Your documents answered this with high confidence, so the web was not searched."
+WEB_NOTHING_FOUND_NOTICE = "The web search found nothing usable for this question."
 GENERAL_KNOWLEDGE_NOTICE = (
     "General knowledge: no documents were tagged, so this answer is not based on your documents."
 )
@@ -44,14 +47,25 @@ async def answer_with_llm(
     embedder: Embedder,
     on_delta: OnDelta,
     cache: AnswerCache | None = None,
+    web_search: WebSearch | None = None,
 ) -> InquiryAnswer | LowConfidence:
-    """Rewrite, search the tagged documents, then draft the answer; raises ``LLMError`` when the model fails.
+    """Rewrite, search the tagged documents (and the web), then draft; raises ``LLMError`` when the model fails.
 
-    Weak matches end before drafting (``LowConfidence``): the user is asked how to go on. With a
-    ``cache``, the same question over the same documents is answered from it without searching.
+    Weak matches end before drafting (``LowConfidence``): the user is asked how to go on, unless the
+    web was asked for, which is then searched instead. The web is searched only when it was asked for,
+    a ``web_search`` is configured and the documents alone do not give high confidence. With a
+    ``cache``, the same question over the same documents is answered from it without searching
+    (never for web answers: they age).
     """
     span = trace.get_current_span()
+    wants_web = event.web and web_search is not None
     if not event.documents:
+        found = await _search_web(web_search, event.query, event) if wants_web else WebFindings()
+        if found.results:
+            span.set_attribute("inquire.mode", "A")
+            return await _sourced_answer(
+                event, llm, embedder, on_delta, [], found, usage=Usage(), confidence=None
+            )
         span.set_attribute("inquire.mode", "B")
         general = await _draft(llm, general_prompt(event), on_delta)
         return InquiryAnswer(
@@ -59,13 +73,13 @@ async def answer_with_llm(
             citations=[],
             model=general.model,
             usage=general.usage,
-            notices=[GENERAL_KNOWLEDGE_NOTICE],
+            notices=[GENERAL_KNOWLEDGE_NOTICE, *found.notices],
         )
 
     rewrite = await rewrite_query(llm, event)
     queries = [rewrite.query, event.query, without_titles(rewrite.query, event.documents)]
     vectors = await asyncio.to_thread(embedder.embed, queries)
-    scope = await cache.scope(event, model=llm.model_for("inquire")) if cache else None
+    scope = await cache.scope(event, model=llm.model_for("inquire")) if cache and not event.web else None
     if cache and scope:
         cached = await cache.lookup(scope, rewrite.query, vectors[0])
         span.set_attribute("inquire.cache", "hit" if cached else "miss")
@@ -75,11 +89,16 @@ async def answer_with_llm(
     hits = await retrieve(event, rewrite.query, vectors[0], index=index, thresholds=thresholds)
     confidence = assess(hits, thresholds)
     span.set_attribute("inquire.retrieval_confidence", confidence.score)
-    if asks_how_to_go_on(confidence, hits, event):
+    searching_web = wants_web and confidence.tier != "high"
+    if asks_how_to_go_on(confidence, hits, event) and not searching_web:
         return LowConfidence(confidence)
     sources = await relevant_sources(hits, embedder, vectors[1:])
     span.set_attribute("inquire.sources", len(sources))
-    if not sources:
+    if searching_web:
+        found = await _search_web(web_search, rewrite.query, event)
+    else:
+        found = WebFindings(notices=[WEB_NOT_NEEDED_NOTICE] if wants_web else [])
+    if not sources and not found.results:
         span.set_attribute("inquire.mode", "C")
         return InquiryAnswer(
             answer=not_in_documents(event.documents),
@@ -87,26 +106,66 @@ async def answer_with_llm(
             model=llm.model_for("inquire"),
             usage=rewrite.usage,
             confidence=confidence,
+            notices=found.notices,
         )
 
     span.set_attribute("inquire.mode", "A")
-    draft = await _draft(llm, sourced_prompt(event, sources), on_delta)
-    grounded = await ground_answer(draft.text, sources, embedder, question=event.query)
-    span.set_attribute("inquire.citations", len(grounded.citations))
-    span.set_attribute("inquire.markers_removed", grounded.removed_markers)
-    if grounded.removed_markers:
-        logger.info("removed %d citation markers that map to no passage", grounded.removed_markers)
-    answer = InquiryAnswer(
-        answer=grounded.answer,
-        citations=grounded.citations,
-        model=draft.model,
-        usage=add_usage(rewrite.usage, draft.usage),
-        confidence=confidence,
+    answer = await _sourced_answer(
+        event, llm, embedder, on_delta, sources, found, usage=rewrite.usage, confidence=confidence
     )
     # An answer given despite weak matches is not reused: the next asker must be asked again.
     if cache and scope and confidence.tier != "low":
         await cache.store(scope, rewrite.query, vectors[0], answer)
     return answer
+
+
+@dataclass(frozen=True)
+class WebFindings:
+    """What the web search gave: results to cite, or notices saying why there are none."""
+
+    results: list[WebResult] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+async def _search_web(web_search: WebSearch | None, query: str, event: ActionRequested) -> WebFindings:
+    if web_search is None:
+        return WebFindings()
+    try:
+        results = await web_search.search(web_query(query, event.user_context))
+    except WebSearchUnavailable as unavailable:
+        return WebFindings(notices=[unavailable.notice])
+    trace.get_current_span().set_attribute("inquire.web_results", len(results))
+    return WebFindings(results=results, notices=[] if results else [WEB_NOTHING_FOUND_NOTICE])
+
+
+async def _sourced_answer(
+    event: ActionRequested,
+    llm: LLM,
+    embedder: Embedder,
+    on_delta: OnDelta,
+    sources: list[ChunkHit],
+    found: WebFindings,
+    *,
+    usage: Usage,
+    confidence: Confidence | None,
+) -> InquiryAnswer:
+    """Mode A: draft from the passages (documents first, then web results) and cite every marker."""
+    draft = await _draft(llm, sourced_prompt(event, sources, found.results), on_delta)
+    grounded = await ground_answer(draft.text, sources, embedder, question=event.query, web=found.results)
+    span = trace.get_current_span()
+    span.set_attribute("inquire.citations", len(grounded.citations) + len(grounded.web_citations))
+    span.set_attribute("inquire.markers_removed", grounded.removed_markers)
+    if grounded.removed_markers:
+        logger.info("removed %d citation markers that map to no passage", grounded.removed_markers)
+    return InquiryAnswer(
+        answer=grounded.answer,
+        citations=grounded.citations,
+        web_citations=grounded.web_citations,
+        model=draft.model,
+        usage=add_usage(usage, draft.usage),
+        confidence=confidence,
+        notices=found.notices,
+    )
 
 
 def not_in_documents(documents: list[ResolvedDocument]) -> str:

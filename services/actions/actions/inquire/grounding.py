@@ -1,23 +1,25 @@
 """Tying a generated answer to its sources: every ``[N]`` becomes a citation with a verbatim quote.
 
-The model is shown passages numbered [1]..[N]. A marker of a listed passage is kept and cited with
-the sentence of that passage closest to the statements it supports (verified verbatim, repaired from
-the passage or dropped); a marker that maps to nothing is removed from the answer and counted.
+The model is shown passages numbered [1]..[N]: the documents' chunks, then any web results. A marker
+of a listed passage is kept and cited with the sentence of that passage closest to the statements it
+supports (verified verbatim, repaired from the passage or dropped); a marker that maps to nothing is
+removed from the answer and counted.
 """
 
 import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from actions.inquire.citations import cite, is_verbatim, quote_from
 from actions.inquire.passages import sentence_spans
-from policypal.contracts import Citation
+from actions.web_search import WebResult
+from policypal.contracts import Citation, WebCitation
 from policypal.embeddings import Embedder
-from policypal.vectorstore import ChunkHit
+from policypal.vectorstore import ChunkPoint
 
 #: ``[3]`` or ``[1, 2]``, with the space before it (removed together with an unmapped marker).
 MARKER = re.compile(r"[ \t]?\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -31,18 +33,36 @@ class GroundedAnswer:
     answer: str
     citations: list[Citation]
     removed_markers: int
+    web_citations: list[WebCitation] = field(default_factory=list)
 
 
 async def ground_answer(
-    text: str, sources: Sequence[ChunkHit], embedder: Embedder, *, question: str
+    text: str,
+    sources: Sequence[ChunkPoint],
+    embedder: Embedder,
+    *,
+    question: str,
+    web: Sequence[WebResult] = (),
 ) -> GroundedAnswer:
-    """Cite each ``[N]`` of ``text`` from ``sources[N - 1]``; remove markers that map to nothing."""
+    """Cite each ``[N]`` of ``text`` from ``sources[N - 1]``, then from ``web`` after the sources;
+    remove markers that map to nothing."""
     statements = statements_by_marker(text)
-    cited = sorted(n for n in statements if 1 <= n <= len(sources))
-    citations = await _citations(cited, statements, sources, embedder, question)
-    answer, removed = keep_markers(text, set(citations))
+    texts = [source.text for source in sources] + [result.content for result in web]
+    cited = sorted(n for n in statements if 1 <= n <= len(texts))
+    quotes = await _quotes(cited, statements, texts, embedder, question)
+    answer, removed = keep_markers(text, set(quotes))
+    documents = len(sources)
     return GroundedAnswer(
-        answer=answer, citations=[citations[n] for n in sorted(citations)], removed_markers=removed
+        answer=answer,
+        citations=[cite(sources[n - 1], quotes[n], n) for n in sorted(quotes) if n <= documents],
+        removed_markers=removed,
+        web_citations=[
+            WebCitation(
+                marker=n, url=web[n - documents - 1].url, title=web[n - documents - 1].title, quote=quotes[n]
+            )
+            for n in sorted(quotes)
+            if n > documents
+        ],
     )
 
 
@@ -78,35 +98,36 @@ def keep_markers(text: str, keep: set[int]) -> tuple[str, int]:
     return MARKER.sub(rewrite, text), removed
 
 
-async def _citations(
+async def _quotes(
     cited: list[int],
     statements: dict[int, list[str]],
-    sources: Sequence[ChunkHit],
+    texts: Sequence[str],
     embedder: Embedder,
     question: str,
-) -> dict[int, Citation]:
+) -> dict[int, str]:
+    """For each cited marker, a verbatim quote of its passage closest to what the marker supports."""
     if not cited:
         return {}
     claims = [" ".join(s for s in statements[n] if s) or question for n in cited]
-    spans = {n: [(b, e) for b, e in sentence_spans(sources[n - 1].text) if e > b] for n in cited}
-    candidates = [" ".join(sources[n - 1].text[b:e].split()) for n in cited for b, e in spans[n]]
+    spans = {n: [(b, e) for b, e in sentence_spans(texts[n - 1]) if e > b] for n in cited}
+    candidates = [" ".join(texts[n - 1][b:e].split()) for n in cited for b, e in spans[n]]
     vectors = await asyncio.to_thread(embedder.embed, claims + candidates)
     claim_vectors, candidate_vectors = vectors[: len(claims)], vectors[len(claims) :]
 
-    citations: dict[int, Citation] = {}
+    quotes: dict[int, str] = {}
     offset = 0
     for claim_vector, n in zip(claim_vectors, cited, strict=True):
-        hit = sources[n - 1]
+        source = texts[n - 1]
         count = len(spans[n])
         if count:
             begin, end = spans[n][int(np.argmax(candidate_vectors[offset : offset + count] @ claim_vector))]
-            quote = quote_from(hit.text[begin:end])
+            quote = quote_from(source[begin:end])
         else:
             quote = ""
         offset += count
-        if not is_verbatim(quote, hit.text):
+        if not is_verbatim(quote, source):
             # Repair from the source: the passage's own opening, cut at the quote limit.
-            quote = quote_from(hit.text)
-        if is_verbatim(quote, hit.text):
-            citations[n] = cite(hit, quote, n)
-    return citations
+            quote = quote_from(source)
+        if is_verbatim(quote, source):
+            quotes[n] = quote
+    return quotes

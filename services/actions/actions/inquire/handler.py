@@ -1,6 +1,7 @@
 """One @Inquire request, from the bus to its terminal event."""
 
 import logging
+from dataclasses import replace
 
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
@@ -14,6 +15,7 @@ from actions.inquire.low_confidence import conclude_with_question, low_confidenc
 from actions.inquire.passages import candidate_passages, score_passages
 from actions.inquire.replies import TokenPublisher, conclude
 from actions.inquire.retrieval import embed_query, retrieve
+from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.bus import Unprocessable, publish_status
 from policypal.contracts import ActionRequested, ErrorEvent, InterruptEvent, ResponseEvent
 from policypal.embeddings import Embedder
@@ -29,8 +31,8 @@ from policypal.vectorstore import ChunkIndex
 
 logger = logging.getLogger(__name__)
 
-#: No web search provider exists yet: a request that asks for the web is answered from the documents.
-WEB_SEARCH_NOTICE = "Web search is not configured, so this answer is based on your documents only."
+#: Said when the user asked for the web but it cannot be searched: no provider, or no model to draft.
+WEB_SEARCH_NOTICE = NOT_CONFIGURED_NOTICE
 FAILURE_SENTENCE = (
     "I couldn't search your documents just now, and retrying did not help. Please ask again in a moment."
 )
@@ -45,6 +47,7 @@ async def handle_action_requested(
     embedder: Embedder,
     final_delivery: bool,
     llm: LLM | None = None,
+    web_search: WebSearch | None = None,
 ) -> None:
     """Answer ``event`` once: search, compose, store the assistant turn, publish the response.
 
@@ -71,7 +74,13 @@ async def handle_action_requested(
             return
         await publish_status(broker, event, "retrieving", "Searching your documents…")
         answer = await compose_inquiry(
-            event, broker=broker, llm=llm, index=index, embedder=embedder, cache=AnswerCache(redis)
+            event,
+            broker=broker,
+            llm=llm,
+            index=index,
+            embedder=embedder,
+            cache=AnswerCache(redis),
+            web_search=web_search,
         )
         if isinstance(answer, LowConfidence):
             await conclude_with_question(
@@ -109,25 +118,38 @@ async def compose_inquiry(
     index: ChunkIndex,
     embedder: Embedder,
     cache: AnswerCache | None = None,
+    web_search: WebSearch | None = None,
 ) -> InquiryAnswer | LowConfidence:
     """The model's answer when there is a model, else (or if it fails) the offline answer with a notice.
 
-    Drafted answers go through the semantic ``cache``; offline ones are cheap and are not cached.
+    Drafted answers go through the semantic ``cache``; offline ones are cheap and are not cached. Web
+    results are only used in drafted answers; an offline answer to a web request says so.
     """
+    web_notices = [WEB_SEARCH_NOTICE] if event.web and (llm is None or web_search is None) else []
     if llm is None:
-        return await answer_inquiry(event, index=index, embedder=embedder)
+        return with_notices(await answer_inquiry(event, index=index, embedder=embedder), web_notices)
     try:
-        return await answer_with_llm(
+        drafted = await answer_with_llm(
             event,
             llm=llm,
             index=index,
             embedder=embedder,
             on_delta=TokenPublisher(broker, event),
             cache=cache,
+            web_search=web_search,
         )
+        return with_notices(drafted, web_notices)
     except LLMError as exc:
         logger.warning("inquire answered offline: %s", exc)
-    return await answer_inquiry(event, index=index, embedder=embedder, notices=[LLM_FALLBACK_NOTICE])
+    fallback = await answer_inquiry(event, index=index, embedder=embedder, notices=[LLM_FALLBACK_NOTICE])
+    return with_notices(fallback, web_notices)
+
+
+def with_notices(answer: InquiryAnswer | LowConfidence, notices: list[str]) -> InquiryAnswer | LowConfidence:
+    """``answer`` with ``notices`` added (a question to the user carries none)."""
+    if isinstance(answer, LowConfidence) or not notices:
+        return answer
+    return replace(answer, notices=[*answer.notices, *notices])
 
 
 async def answer_inquiry(
@@ -165,8 +187,9 @@ def response_event(event: ActionRequested, answer: InquiryAnswer) -> ResponseEve
         inference_confidence=event.inference_confidence,
         retrieval_confidence=answer.confidence.tier if answer.confidence else None,
         caution=caution_for(answer.confidence, event),
-        notices=[*event.notices, *answer.notices, *([WEB_SEARCH_NOTICE] if event.web else [])],
+        notices=[*event.notices, *answer.notices],
         cached=answer.cached,
+        web_citations=answer.web_citations,
     )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from actions.web_search import WebResult
 from policypal.contracts import ActionRequested
 from policypal.llm import Prompt
 from policypal.vectorstore import ChunkHit
@@ -25,6 +26,16 @@ SOURCED_INSTRUCTIONS = (
     "use no marker that is not listed. When passages of several documents are used, attribute each "
     "statement to its document by title. If the passages do not answer the question, state that the "
     "documents do not address it: never answer from general knowledge."
+)
+
+#: Mode A with web results: the same rule, and the web kept apart from the user's documents.
+SOURCED_WITH_WEB_INSTRUCTIONS = (
+    "Answer the user's question using ONLY the numbered passages given with the question: passages of "
+    "the user's documents and results of a web search, each marked as such. Support every statement "
+    "with the marker of the passage it comes from, e.g. [1] or [2]; use no marker that is not listed. "
+    "Say which statements come from the web and which from the user's documents, and prefer the "
+    "documents where they disagree. If the passages do not answer the question, say so: never answer "
+    "from general knowledge."
 )
 
 #: Mode B: no document was tagged; general knowledge, labelled as such.
@@ -51,13 +62,19 @@ def rewrite_prompt(event: ActionRequested) -> Prompt:
     )
 
 
-def sourced_prompt(event: ActionRequested, sources: Sequence[ChunkHit]) -> Prompt:
-    """Mode A: the question after the passages, numbered [1]..[N] in the order of ``sources``."""
-    passages = "\n\n".join(
-        f"{_heading(number, hit)}\n{hit.text.strip()}" for number, hit in enumerate(sources, 1)
-    )
+def sourced_prompt(
+    event: ActionRequested, sources: Sequence[ChunkHit], web: Sequence[WebResult] = ()
+) -> Prompt:
+    """Mode A: the question after the passages, numbered [1]..[N] in the order of ``sources``, then
+    the ``web`` results numbered on from there."""
+    documents = [f"{_heading(number, hit)}\n{hit.text.strip()}" for number, hit in enumerate(sources, 1)]
+    found = [
+        f"[{number}] Web result “{result.title}” ({result.url}):\n{result.content}"
+        for number, result in enumerate(web, len(sources) + 1)
+    ]
+    passages = "\n\n".join(documents + found)
     return Prompt(
-        instructions=SOURCED_INSTRUCTIONS,
+        instructions=SOURCED_WITH_WEB_INSTRUCTIONS if web else SOURCED_INSTRUCTIONS,
         user=f"## Passages\n\n{passages}\n\n## Question\n{event.query}",
         context=event.user_context,
         history=event.history,

@@ -67,6 +67,7 @@ def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:
         metadata = {
             "action": terminal.action,
             "citations": [c.model_dump(mode="json") for c in terminal.citations],
+            "web_citations": [c.model_dump(mode="json") for c in terminal.web_citations],
             "model": terminal.model,
             "usage": terminal.usage.model_dump(mode="json"),
         }

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from actions.citation_markers import CitationMarkers, shown
 from actions.extracts import Extract
-from actions.request_lifecycle import OfflineAnswer
+from actions.request_lifecycle import ActionAnswer
 from actions.stratified_sampling import DocumentSample
 from actions.themes import centrality
 from policypal.contracts import ResolvedDocument
@@ -54,7 +54,7 @@ def central_sentences(
     return sorted((extracts[i] for i in chosen), key=lambda e: e.reading_position)
 
 
-def compose_summary(digests: Sequence[DocumentDigest]) -> OfflineAnswer:
+def compose_summary(digests: Sequence[DocumentDigest]) -> ActionAnswer:
     """The summary answer: one section per document, with attribution when there are several."""
     markers = CitationMarkers()
     several = len(digests) > 1
@@ -79,19 +79,19 @@ def compose_summary(digests: Sequence[DocumentDigest]) -> OfflineAnswer:
             lines.extend(bullets)
         lines.append("")
     lines.append(OFFLINE_NOTE)
-    return OfflineAnswer(
+    return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
-        result={"documents": [_coverage(digest) for digest in digests]},
+        result={"documents": [sample_coverage(digest.sample) for digest in digests]},
     )
 
 
-def _coverage(digest: DocumentDigest) -> dict[str, object]:
-    # What was read, so a reader (and a test) can see the sample spans the document.
+def sample_coverage(sample: DocumentSample) -> dict[str, object]:
+    """What was read of a document, so a reader (and a test) can see the sample spans it."""
     return {
-        "document_id": digest.document.document_id,
-        "chunks_total": digest.sample.total_chunks,
-        "chunks_sampled": len(digest.sample.chunks),
-        "sampled_chunk_indexes": [chunk.chunk_index for chunk in digest.sample.chunks],
-        "sampled_pages": sorted({chunk.page for chunk in digest.sample.chunks if chunk.page is not None}),
+        "document_id": sample.document_id,
+        "chunks_total": sample.total_chunks,
+        "chunks_sampled": len(sample.chunks),
+        "sampled_chunk_indexes": [chunk.chunk_index for chunk in sample.chunks],
+        "sampled_pages": sorted({chunk.page for chunk in sample.chunks if chunk.page is not None}),
     }

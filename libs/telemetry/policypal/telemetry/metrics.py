@@ -1,0 +1,105 @@
+"""Meter provider per process and PolicyPal's instruments: requests, latency, tokens, cost.
+
+Exported like traces: over OTLP/HTTP when an endpoint is configured, to the console on request,
+otherwise nowhere (the instruments still work and cost next to nothing). Attributes are low-cardinality
+names only (service, action, outcome, model): never tenant or request ids, text or secrets.
+"""
+
+from collections.abc import Sequence
+
+from opentelemetry import metrics
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import (
+    ConsoleMetricExporter,
+    MetricReader,
+    PeriodicExportingMetricReader,
+)
+from opentelemetry.sdk.resources import Resource
+
+REQUESTS = "policypal.requests"
+REQUEST_DURATION = "policypal.request.duration"
+LLM_TOKENS = "policypal.llm.tokens"
+LLM_COST = "policypal.llm.cost"
+CONSUMER_LAG = "policypal.consumer.lag"
+
+#: The gen_ai semantic conventions' attribute names shared by spans and metrics.
+MODEL = "gen_ai.request.model"
+TOKEN_TYPE = "gen_ai.token.type"
+
+_meter = metrics.get_meter("policypal")
+# Instruments made before setup_metrics are proxies that start recording once the provider is set.
+_requests = _meter.create_counter(REQUESTS, unit="{request}", description="Handled messages by outcome.")
+_duration = _meter.create_histogram(
+    REQUEST_DURATION, unit="s", description="Time from receiving a message to settling it."
+)
+_tokens = _meter.create_counter(LLM_TOKENS, unit="{token}", description="LLM tokens by model and direction.")
+_cost = _meter.create_counter(LLM_COST, unit="USD", description="LLM cost in US dollars by model.")
+
+
+def setup_metrics(
+    service_name: str,
+    *,
+    otlp_endpoint: str | None = None,
+    console: bool = False,
+    readers: Sequence[MetricReader] = (),
+) -> MeterProvider:
+    """Install and return the global meter provider of this process (see :func:`build_meter_provider`)."""
+    provider = build_meter_provider(
+        service_name, otlp_endpoint=otlp_endpoint, console=console, readers=readers
+    )
+    metrics.set_meter_provider(provider)
+    return provider
+
+
+def build_meter_provider(
+    service_name: str,
+    *,
+    otlp_endpoint: str | None = None,
+    console: bool = False,
+    readers: Sequence[MetricReader] = (),
+    export_interval_seconds: float | None = None,
+) -> MeterProvider:
+    """A meter provider exporting to ``otlp_endpoint`` (the full metrics URL, see :func:`metrics_endpoint`)
+    and to the console when asked; ``readers`` adds others (tests pass an ``InMemoryMetricReader``).
+    """
+    all_readers = list(readers)
+    # None: the SDK's OTEL_METRIC_EXPORT_INTERVAL (milliseconds, default 60 s).
+    interval_ms = export_interval_seconds * 1000 if export_interval_seconds is not None else None
+    if otlp_endpoint:
+        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+
+        exporter = OTLPMetricExporter(endpoint=otlp_endpoint)
+        all_readers.append(PeriodicExportingMetricReader(exporter, export_interval_millis=interval_ms))
+    if console:
+        all_readers.append(
+            PeriodicExportingMetricReader(ConsoleMetricExporter(), export_interval_millis=interval_ms)
+        )
+    return MeterProvider(metric_readers=all_readers, resource=Resource.create({"service.name": service_name}))
+
+
+def metrics_endpoint(traces_endpoint: str | None, metrics_endpoint: str | None = None) -> str | None:
+    """The OTLP/HTTP metrics URL: the one given, else the traces URL with ``/v1/metrics`` for ``/v1/traces``.
+
+    PolicyPal's OTEL_EXPORTER_OTLP_ENDPOINT is the full traces URL (``http://jaeger:4318/v1/traces``).
+    """
+    if metrics_endpoint:
+        return metrics_endpoint
+    if not traces_endpoint:
+        return None
+    base = traces_endpoint.rstrip("/")
+    base = base.removesuffix("/v1/traces")
+    return f"{base}/v1/metrics"
+
+
+def record_request(service: str, action: str | None, outcome: str, seconds: float) -> None:
+    """Count one handled message and its duration."""
+    attributes = {"service": service, "action": action or "none", "outcome": outcome}
+    _requests.add(1, attributes)
+    _duration.record(seconds, attributes)
+
+
+def record_llm_usage(model: str, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
+    """Count the tokens and cost of one LLM call."""
+    _tokens.add(input_tokens, {MODEL: model, TOKEN_TYPE: "input"})
+    _tokens.add(output_tokens, {MODEL: model, TOKEN_TYPE: "output"})
+    _cost.add(cost_usd, {MODEL: model})

@@ -1,0 +1,123 @@
+"""The AsyncAPI 3.0 document of PolicyPal's public events, served at ``GET /v1/asyncapi.json``.
+
+Built from the contract models and subject names, not from FastStream's generator: the services'
+subscribers take raw ``NatsMessage``s (to settle each delivery themselves), so FastStream would
+document untyped payloads, and it would need every service's router inside the gateway.
+"""
+
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from policypal.contracts import EVENT_TYPES, SCHEMA_VERSION, ActionRequested
+from policypal.contracts.audit import AuditResult
+from policypal.contracts.subjects import (
+    CHAT_REQUESTED,
+    CHAT_RESUMED,
+    DOCS_DELETED,
+    DOCS_UPLOADED,
+    EVENT_KINDS,
+)
+
+router = APIRouter(tags=["documentation"])
+
+_REF = "#/components/schemas/{model}"
+_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+#: Subjects PolicyPal consumes, by event type (the actions subject has an ``{action}`` parameter).
+_INBOUND = {
+    "document.uploaded": DOCS_UPLOADED,
+    "document.deleted": DOCS_DELETED,
+    "chat.requested": CHAT_REQUESTED,
+    "chat.resumed": CHAT_RESUMED,
+    "action.requested": "actions.{action}.requested",
+}
+_HEADERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "Nats-Msg-Id": {
+            "type": "string",
+            "description": "The event_id: JetStream drops a re-sent duplicate.",
+        },
+        "traceparent": {"type": "string", "description": "W3C trace context, to join the request's trace."},
+        "content-type": {"type": "string", "const": "application/json"},
+    },
+    "required": ["Nats-Msg-Id"],
+}
+
+
+def _schema(model: type[BaseModel], schemas: dict[str, Any]) -> dict[str, str]:
+    """Add ``model`` (and the models it uses) to ``schemas``; return a reference to it."""
+    schema = model.model_json_schema(mode="serialization", ref_template=_REF)
+    schemas.update(schema.pop("$defs", {}))
+    schemas[model.__name__] = schema
+    return {"$ref": _REF.format(model=model.__name__)}
+
+
+def _parameters(address: str) -> dict[str, Any]:
+    names = [part[1:-1] for part in address.split(".") if part.startswith("{")]
+    descriptions = {
+        "action": {"enum": ["summarize", "inquire", "compare", "audit"], "description": "The action worker."},
+        "tenant_id": {"description": f"The tenant's id ({_ID_PATTERN})."},
+        "thread_id": {"description": "The conversation id, or the document id for ingestion events."},
+    }
+    return {name: descriptions[name] for name in names}
+
+
+@cache
+def asyncapi_document() -> dict[str, Any]:
+    """AsyncAPI 3.0: one channel per subject, payloads from the pydantic contract models."""
+    schemas: dict[str, Any] = {}
+    channels: dict[str, Any] = {}
+    operations: dict[str, Any] = {}
+    messages: dict[str, Any] = {}
+    for event_type, model in sorted(EVENT_TYPES.items()):
+        inbound = event_type in _INBOUND
+        address = _INBOUND.get(event_type) or f"events.{{tenant_id}}.{{thread_id}}.{EVENT_KINDS[event_type]}"
+        name = event_type.replace(".", "_")
+        messages[name] = {
+            "name": event_type,
+            "title": model.__name__,
+            "summary": (model.__doc__ or "").strip().splitlines()[0],
+            "contentType": "application/json",
+            "headers": _HEADERS,
+            "payload": _schema(model, schemas),
+        }
+        channels[name] = {
+            "address": address,
+            "messages": {name: {"$ref": f"#/components/messages/{name}"}},
+            "parameters": _parameters(address),
+        }
+        operations[f"{'receive' if inbound else 'send'}_{name}"] = {
+            "action": "receive" if inbound else "send",
+            "channel": {"$ref": f"#/channels/{name}"},
+            "messages": [{"$ref": f"#/channels/{name}/messages/{name}"}],
+        }
+    _schema(AuditResult, schemas)
+    audit = operations["receive_action_requested"]
+    audit["summary"] = "Request an action; other systems publish audits here (actions.audit.requested)."
+    audit["description"] = ActionRequested.__doc__
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "PolicyPal events",
+            "version": f"{SCHEMA_VERSION}.0.0",
+            "description": (
+                "Events on NATS JetStream. Every event is a flat JSON object: the envelope (event_id, "
+                "type, schema_version, tenant_id, user_id, request_id, thread_id, occurred_at) beside its "
+                "own fields. The audit result is carried in response.result (schema AuditResult). "
+                "See docs/publishing-audits.md."
+            ),
+        },
+        "defaultContentType": "application/json",
+        "channels": channels,
+        "operations": operations,
+        "components": {"schemas": schemas, "messages": messages},
+    }
+
+
+@router.get("/v1/asyncapi.json", summary="AsyncAPI document of the public events")
+async def get_asyncapi() -> dict[str, Any]:
+    """The AsyncAPI 3.0 document: subjects, headers and JSON Schemas of every public event."""
+    return asyncapi_document()

@@ -1,0 +1,92 @@
+"""Seed 003's escalation: "ask a reviewer" opens a ticket and tells the user in the thread.
+
+The ticket (per tenant, id derived from the request id) waits as ``pending_human`` until an
+administrator answers it through the gateway; the user's request ends with an ``escalation`` event
+that names the ticket, kept in the history as an assistant message.
+"""
+
+from faststream.nats import NatsBroker
+
+from policypal.bus import publish_terminal
+from policypal.contracts import ChatResumed, EscalationEvent
+from policypal.state import (
+    ConversationRecord,
+    ConversationStore,
+    EscalationStore,
+    EscalationTicket,
+    RequestLedger,
+    StoredMessage,
+    assistant_message_id,
+    escalation_id_for,
+)
+from resolver.low_retrieval import Escalate
+
+
+def bridge_message(escalation_id: str) -> str:
+    """What the user is told when the question goes to a reviewer (seed 003's bridge message)."""
+    return (
+        f"I need to check this with a reviewer. Ticket {escalation_id} has been created; "
+        "their answer will appear in this conversation."
+    )
+
+
+def escalation_ticket(event: ChatResumed, escalate: Escalate) -> EscalationTicket:
+    """The ticket for the user's request ``event`` to have ``escalate``'s question answered by a person."""
+    assert event.thread_id is not None, "a resumed chat names its conversation"
+    saved = escalate.turn.action_request
+    return EscalationTicket(
+        escalation_id=escalation_id_for(event.request_id),
+        tenant_id=event.tenant_id,
+        user_id=event.user_id,
+        thread_id=event.thread_id,
+        request_id=event.request_id,
+        escalated_request_id=event.resumes_request_id,
+        action=saved.action if saved is not None else "inquire",
+        question=escalate.question,
+        created_at=event.occurred_at,
+    )
+
+
+def escalation_event(ticket: EscalationTicket) -> EscalationEvent:
+    """The terminal event of the request that opened ``ticket``."""
+    return EscalationEvent(
+        tenant_id=ticket.tenant_id,
+        user_id=ticket.user_id,
+        request_id=ticket.request_id,
+        thread_id=ticket.thread_id,
+        escalation_id=ticket.escalation_id,
+        status="pending_human",
+        message=bridge_message(ticket.escalation_id),
+        question=ticket.question,
+        escalated_request_id=ticket.escalated_request_id,
+    )
+
+
+def escalation_turn(event: EscalationEvent) -> StoredMessage:
+    """The bridge message as the history keeps it, with the ticket for clients to render."""
+    return StoredMessage(
+        message_id=assistant_message_id(event.request_id),
+        role="assistant",
+        content=event.message,
+        request_id=event.request_id,
+        created_at=event.occurred_at,
+        metadata={"kind": "escalation", "escalation_id": event.escalation_id, "status": event.status},
+    )
+
+
+async def escalate_to_reviewer(
+    escalate: Escalate,
+    event: ChatResumed,
+    conversation: ConversationRecord,
+    *,
+    broker: NatsBroker,
+    ledger: RequestLedger,
+    conversations: ConversationStore,
+    escalations: EscalationStore,
+) -> None:
+    """Open the ticket, then end ``event``'s request with the escalation event; each step idempotent."""
+    ticket = await escalations.open(escalation_ticket(event, escalate))
+    standing = await ledger.record_terminal(escalation_event(ticket))
+    if isinstance(standing, EscalationEvent):
+        await conversations.append(conversation, escalation_turn(standing))
+    await publish_terminal(broker, ledger, standing)

@@ -1,9 +1,9 @@
-"""Kill -9 the ingestor mid-document: after a restart the document completes with the same points.
+"""The ingestor as OS processes (``python -m ingestor``) on a real nats-server, Valkey and local Qdrant.
 
-The ingestor runs as ``python -m ingestor`` against a real nats-server, Valkey and local Qdrant.
-The kill lands while the chunks are being embedded, so some points are already written; the
-redelivered message must end in one ``document.ready`` with exactly the points of an
-uninterrupted run of the same bytes (stable point ids: no duplicates, no strays).
+- Kill -9 mid-document: the kill lands while the chunks are being embedded, so some points are
+  already written; the redelivered message must end in one ``document.ready`` with exactly the
+  points of an uninterrupted run of the same bytes (stable point ids: no duplicates, no strays).
+- Two replicas share the uploads; one replica works on several documents at once.
 """
 
 import asyncio
@@ -156,3 +156,24 @@ async def test_two_ingestor_processes_share_the_uploads(tmp_path: Path) -> None:
         placement[max(counts, key=lambda r: counts[r])].append(name)
     assert placement["a"], placement
     assert placement["b"], placement
+
+
+@pytest.mark.parametrize(("concurrency", "first_ready"), [("1", "long"), ("2", "short")])
+async def test_one_process_works_on_several_uploads_at_once(
+    tmp_path: Path, concurrency: str, first_ready: str
+) -> None:
+    """A short upload queued behind a long one is ready first when the replica takes both at once
+    (and last when it takes one at a time: the control that shows the test can fail)."""
+    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
+        redis = Redis.from_url(stack.redis_url, decode_responses=True)
+        nc = await nats.connect(stack.nats_url)
+        ready = await nc.subscribe(f"events.{TENANT}.*.ready")
+        await _upload(js, redis, "long", pdf_factory.text_pdf(PAGES))
+        await _upload(js, redis, "short", pdf_factory.text_pdf(1))
+        stack.start_worker("ingestor", POLICYPAL_INGEST_CONCURRENCY=concurrency)
+        order = [(await _next_event(ready, 180))["document_id"] for _ in range(2)]
+        await redis.aclose()
+        await nc.close()
+
+    assert order[0] == first_ready, order
+    assert sorted(order) == ["long", "short"]

@@ -70,8 +70,19 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
     # Looked up once per process, on the first message (both need the connection).
     stores: dict[str, ObjectStore] = {}
 
-    # One document at a time per replica (batch 1): ingestion is CPU-bound, more would only compete.
-    @durable_pull_subscriber(router, DOCS_UPLOADED, stream=DOCS, durable=CONSUMER, settings=settings)
+    # Up to ingest_concurrency documents at once per replica: uploads waiting together are fetched
+    # together and each is kept in progress while it runs (a fetched message never waits unseen in a
+    # local buffer, where its ack_wait would run out); the next fetch follows the whole batch. Memory
+    # stays bounded because each document is read page by page. Ingestion is CPU-bound, so more
+    # replicas, not more concurrency, add throughput.
+    @durable_pull_subscriber(
+        router,
+        DOCS_UPLOADED,
+        stream=DOCS,
+        durable=CONSUMER,
+        settings=settings,
+        batch_size=settings.ingest_concurrency,
+    )
     async def on_document_uploaded(msg: NatsMessage, broker: NatsBroker, js: JsClient) -> None:
         if "store" not in stores:
             # We publish to EVENTS and DLQ; a stream is only declared by its subscribers, which may

@@ -73,6 +73,9 @@ class Settings(BaseSettings):
 
     max_upload_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
     max_pages: int = Field(default=2000, gt=0, description="A PDF with more pages fails (too_many_pages).")
+    ingest_concurrency: int = Field(
+        default=2, ge=1, le=16, description="Documents one ingestor process works on at once."
+    )
     max_unpacked_bytes: int = Field(
         default=256 * 1024 * 1024, gt=0, description="A DOCX that would unpack to more fails (bomb)."
     )

@@ -14,14 +14,15 @@ def main() -> None:
     provider = setup_tracing(
         "gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
     )
-    setup_metrics(
+    meters = setup_metrics(
         "gateway",
         otlp_endpoint=metrics_endpoint(
             settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
         ),
         console=settings.otel_console,
     )
-    app = create_app(settings, tracer_provider=provider)
+    # Flushed when the app stops (uvicorn then re-raises SIGTERM, so nothing after run() would run).
+    app = create_app(settings, tracer_provider=provider, on_stop=[meters.force_flush, provider.force_flush])
     # log_config=None: uvicorn's loggers propagate to the JSON handler instead of their own.
     uvicorn.run(
         app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(), log_config=None

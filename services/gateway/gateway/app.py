@@ -1,6 +1,7 @@
 """The gateway application: routes plus a lifespan that opens NATS, the object store and Redis."""
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
@@ -31,8 +32,16 @@ from policypal.config import Settings
 from policypal.state import ConversationStore, DocumentCatalog, connect_redis
 
 
-def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> FastAPI:
-    """A gateway for ``settings``; connections open when the app starts and close when it stops."""
+def create_app(
+    settings: Settings,
+    *,
+    tracer_provider: TracerProvider | None = None,
+    on_stop: Sequence[Callable[[], object]] = (),
+) -> FastAPI:
+    """A gateway for ``settings``; connections open when the app starts and close when it stops.
+
+    ``on_stop`` runs last when the app stops (e.g. exporting the telemetry still buffered).
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -62,6 +71,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             await redis.aclose()
             if qdrant is not None:
                 await qdrant.close()
+            for stop in on_stop:
+                await asyncio.to_thread(stop)
 
     app = FastAPI(
         title="PolicyPal gateway",

@@ -1,5 +1,7 @@
 """The AsyncAPI document the gateway serves: every public event, on its subject, with a schema that resolves."""
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -10,6 +12,8 @@ from policypal.contracts import EVENT_TYPES, EscalationEvent
 from policypal.contracts.subjects import EVENT_KINDS
 
 pytestmark = pytest.mark.integration
+
+SCHEMA_DIR = Path(__file__).parents[2] / "libs" / "contracts" / "schemas"
 
 
 def _resolve(document: dict[str, Any], ref: str) -> dict[str, Any]:
@@ -54,3 +58,16 @@ async def test_payload_schemas_validate_real_events(client: httpx.AsyncClient) -
     jsonschema.validate(event.model_dump(mode="json"), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**event.model_dump(mode="json"), "escalation_id": 5}, schema)
+
+
+async def test_each_public_event_schema_is_served_as_in_the_repository(client: httpx.AsyncClient) -> None:
+    names = (await client.get("/v1/schemas")).json()
+    stored = sorted(path.name for path in SCHEMA_DIR.glob("*.json"))
+    assert names == stored
+    for name in names:
+        response = await client.get(f"/v1/schemas/{name}")
+        assert response.status_code == 200
+        assert response.json() == json.loads((SCHEMA_DIR / name).read_text())
+    missing = await client.get("/v1/schemas/nothing.v1.json")
+    assert missing.status_code == 404
+    assert "GET /v1/schemas" in missing.json()["detail"]

@@ -66,6 +66,8 @@ async def test_openapi_describes_every_route(client: httpx.AsyncClient) -> None:
         "/v1/admin/escalations",
         "/v1/admin/escalations/{escalation_id}/resolve",
         "/v1/asyncapi.json",
+        "/v1/schemas",
+        "/v1/schemas/{name}",
     }
     upload = spec["paths"]["/v1/documents"]["post"]
     assert upload["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith(

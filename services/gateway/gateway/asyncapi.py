@@ -1,4 +1,4 @@
-"""The AsyncAPI 3.0 document of PolicyPal's public events, served at ``GET /v1/asyncapi.json``.
+"""The AsyncAPI 3.0 document of PolicyPal's public events (``GET /v1/asyncapi.json``) and their JSON Schemas.
 
 Built from the contract models and subject names, not from FastStream's generator: the services'
 subscribers take raw ``NatsMessage``s (to settle each delivery themselves), so FastStream would
@@ -8,11 +8,12 @@ document untyped payloads, and it would need every service's router inside the g
 from functools import cache
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
 from policypal.contracts import EVENT_TYPES, SCHEMA_VERSION, ActionRequested
 from policypal.contracts.audit import AuditResult
+from policypal.contracts.schemas import event_schemas
 from policypal.contracts.subjects import (
     CHAT_REQUESTED,
     CHAT_RESUMED,
@@ -121,3 +122,22 @@ def asyncapi_document() -> dict[str, Any]:
 async def get_asyncapi() -> dict[str, Any]:
     """The AsyncAPI 3.0 document: subjects, headers and JSON Schemas of every public event."""
     return asyncapi_document()
+
+
+@router.get("/v1/schemas", summary="JSON Schema file names of the public events")
+async def list_event_schemas() -> list[str]:
+    """The names of the JSON Schemas served below (``<type>.v<version>.json``)."""
+    return sorted(event_schemas())
+
+
+@router.get(
+    "/v1/schemas/{name}",
+    summary="JSON Schema of one public event",
+    responses={404: {"description": "No public event has this schema name."}},
+)
+async def get_event_schema(name: str) -> dict[str, object]:
+    """The JSON Schema of one event or structured result, as in ``libs/contracts/schemas``."""
+    schema = event_schemas().get(name)
+    if schema is None:
+        raise HTTPException(404, f"No schema named {name!r}; GET /v1/schemas lists them.")
+    return schema

@@ -98,7 +98,7 @@ async def test_three_pages_become_ready_with_every_chunk_on_its_page(harness: Ha
     terminal = await harness.pipeline.run(upload)
 
     assert isinstance(terminal, DocumentReady)
-    assert (terminal.pages, terminal.parser, terminal.thread_id) == (3, "pypdf", "doc1")
+    assert (terminal.pages, terminal.parser, terminal.thread_id) == (3, "pdfium", "doc1")
     assert terminal.chunks >= 3
     record = await harness.catalog.get("t1", "u1", "doc1")
     assert record is not None
@@ -106,7 +106,7 @@ async def test_three_pages_become_ready_with_every_chunk_on_its_page(harness: Ha
         "ready",
         3,
         terminal.chunks,
-        "pypdf",
+        "pdfium",
     )
     assert await harness.index.count(tenant_id="t1", document_id="doc1") == terminal.chunks
 

@@ -119,7 +119,7 @@ async def test_upload_is_indexed_with_progress_then_ready(running: Running) -> N
         "document.ready",
         upload.request_id,
         3,
-        "pypdf",
+        "pdfium",
     )
     chunks = ready["chunks"]
     assert chunks >= 3

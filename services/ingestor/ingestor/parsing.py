@@ -95,16 +95,19 @@ def _parse_as(verdict: Verdict) -> FileKind:
 
 
 async def _pdf_pages(data: bytes, limits: IngestLimits, progress: ProgressReporter) -> list[PageText]:
-    # pypdf and pdfminer are CPU-bound: each page runs in a worker thread so the event loop keeps
+    # The PDF parsers are CPU-bound: each page runs in a worker thread so the event loop keeps
     # serving (in-progress acks, other consumers of a shared broker).
     pdf = await asyncio.to_thread(PdfText.open, data)
     total = pdf.page_count
     if total > limits.max_pages:
         raise rejections.too_many_pages(total, limits.max_pages)
     pages: list[PageText] = []
-    for i in range(total):
-        pages.append(await asyncio.to_thread(pdf.page, i))
-        await progress.report("parsed", f"Read page {i + 1} of {total}.", done=i + 1, total=total)
+    try:
+        for i in range(total):
+            pages.append(await asyncio.to_thread(pdf.page, i))
+            await progress.report("parsed", f"Read page {i + 1} of {total}.", done=i + 1, total=total)
+    finally:
+        pdf.close()
     return pages
 
 

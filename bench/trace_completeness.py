@@ -27,29 +27,16 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from policypal.auth import issue_token
+from bench.chat_document import QUESTIONS, bench_client, ingest_regulation
 from policypal.cli.client import PolicyPalClient
 from policypal.cli.embedded_system import VECTOR_WORKERS, EmbeddedSystem
 from policypal.config import Settings
 from policypal.contracts import ResponseEvent
 from policypal.devstack import free_port
-from tests.gateway.serving import serve
-from tests.pdf_factory import make_pdf
 from tests.support.otlp_collector import ReceivedSpan, SpanCollector
+from tests.support.serving import serve
 
 ACTIONS_PROCESS = "+".join(VECTOR_WORKERS)
-QUESTIONS = [
-    "What total capital ratio must institutions maintain?",
-    "How long is the liquidity stress period?",
-    "Who must keep records of decisions?",
-]
-PAGES = [
-    "Institutions shall keep records of their decisions and make them available to supervisors. " * 8,
-    "Institutions shall at all times maintain a total capital ratio of at least 8 percent of their "
-    "risk-weighted exposure amounts. " * 6,
-    "Institutions shall hold liquid assets covering net outflows over a thirty day stress period. " * 6,
-]
-
 SpanTest = Callable[[ReceivedSpan], bool]
 EXPECTED: dict[str, SpanTest] = {
     "gateway HTTP": lambda s: (
@@ -112,21 +99,14 @@ async def _send(client: PolicyPalClient, document_id: str, i: int) -> str:
 async def _measure(
     settings: Settings, collector: SpanCollector, requests: int, concurrency: int, workdir: Path
 ) -> tuple[list[str], float]:
-    token = issue_token(settings, "bench", "bench")
-    client = PolicyPalClient(f"http://127.0.0.1:{settings.port}", settings.events_base_url, token)
+    client = bench_client(settings)
     try:
-        pdf = workdir / "bench.pdf"
-        pdf.write_bytes(make_pdf(PAGES))
-        upload = (await client.upload(pdf, title="Bench", version="1", doc_type="regulatory")).json()
-        async for _ in client.stream(
-            f"/v1/documents/{upload['document_id']}/events", request_id=upload["request_id"]
-        ):
-            pass
+        document_id = await ingest_regulation(client, workdir)
         gate = asyncio.Semaphore(concurrency)
 
         async def one(i: int) -> str:
             async with gate:
-                return await _send(client, upload["document_id"], i)
+                return await _send(client, document_id, i)
 
         started = time.perf_counter()
         request_ids = await asyncio.gather(*(one(i) for i in range(requests)))

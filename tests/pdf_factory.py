@@ -115,3 +115,8 @@ def make_pdf(pages: list[str], *, title: str = "Test document") -> bytes:
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def one_page_pdf(text: str) -> bytes:
+    """A small one-page PDF whose bytes differ with ``text``."""
+    return make_pdf([text])

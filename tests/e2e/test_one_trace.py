@@ -12,9 +12,9 @@ from policypal.cli.client import PolicyPalClient
 from policypal.cli.embedded_system import VECTOR_WORKERS
 from policypal.contracts import ResponseEvent
 from tests.e2e.system import policypal_up
-from tests.gateway.serving import serve
 from tests.pdf_factory import make_pdf
 from tests.support.otlp_collector import ReceivedSpan, SpanCollector
+from tests.support.serving import serve
 
 pytestmark = pytest.mark.e2e
 

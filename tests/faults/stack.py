@@ -160,6 +160,31 @@ async def new_conversation(redis: Redis, tenant: str) -> None:
     )
 
 
+@contextlib.asynccontextmanager
+async def policy_conversation(
+    root: Path, tenant: str
+) -> AsyncIterator[tuple[FaultStack, JetStreamContext, Redis]]:
+    """A fault stack with the policy indexed for ``tenant`` and the test conversation created.
+
+    Yields the stack, a reconnecting JetStream context and a Redis client (closed at the end).
+    """
+    async with fault_stack(root) as stack, jetstream(stack.nats_url) as js:
+        await index_policy(root / "qdrant", tenant)
+        redis = Redis.from_url(stack.redis_url, decode_responses=True)
+        try:
+            await new_conversation(redis, tenant)
+            yield stack, js, redis
+        finally:
+            await redis.aclose()
+
+
+async def conversation_outcome(
+    js: JetStreamContext, redis: Redis, tenant: str
+) -> tuple[list[dict[str, Any]], list[StoredMessage]]:
+    """The terminal events and the stored history of the test conversation."""
+    return await terminal_events(js, tenant), await ConversationStore(redis).messages(tenant, THREAD)
+
+
 def inquiries(tenant: str, count: int) -> list[ActionRequested]:
     """``count`` distinct @Inquire requests about the policy on the test conversation."""
     return [

@@ -6,20 +6,14 @@ import time
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
 
 from actions.inquire.service import DURABLE
-from policypal.state import ConversationStore
 from tests.faults.stack import (
-    THREAD,
     assert_exactly_once,
-    fault_stack,
-    index_policy,
+    conversation_outcome,
     inquiries,
-    jetstream,
-    new_conversation,
+    policy_conversation,
     publish_all,
-    terminal_events,
     wait_for_in_flight,
     wait_for_terminals,
 )
@@ -34,10 +28,7 @@ ACK_WAIT = "300"
 
 async def test_sigterm_finishes_or_returns_in_flight_work(tmp_path: Path) -> None:
     tenant = "acme"
-    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
-        await index_policy(tmp_path / "qdrant", tenant)
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        await new_conversation(redis, tenant)
+    async with policy_conversation(tmp_path, tenant) as (stack, js, redis):
         requests = inquiries(tenant, REQUESTS)
         await publish_all(js, requests)
 
@@ -56,9 +47,7 @@ async def test_sigterm_finishes_or_returns_in_flight_work(tmp_path: Path) -> Non
 
         stack.start_worker("actions.inquire", POLICYPAL_ACK_WAIT_SECONDS=ACK_WAIT)
         await wait_for_terminals(js, tenant, REQUESTS, within=90)
-        terminals = await terminal_events(js, tenant)
-        history = await ConversationStore(redis).messages(tenant, THREAD)
-        await redis.aclose()
+        terminals, history = await conversation_outcome(js, redis, tenant)
     assert stopped_in < 25, f"shutdown took {stopped_in:.1f} s"
     assert_exactly_once(requests, terminals, history)
     assert {t["type"] for t in terminals} == {"response"}

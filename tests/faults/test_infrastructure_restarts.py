@@ -16,13 +16,10 @@ from tests.faults.stack import (
     THREAD,
     USER,
     assert_exactly_once,
-    fault_stack,
-    index_policy,
+    conversation_outcome,
     inquiries,
-    jetstream,
-    new_conversation,
+    policy_conversation,
     publish_all,
-    terminal_events,
     wait_for_terminals,
 )
 
@@ -33,10 +30,7 @@ REQUESTS = 60
 
 async def test_nats_restart_under_load_loses_nothing(tmp_path: Path) -> None:
     tenant = "acme"
-    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
-        await index_policy(tmp_path / "qdrant", tenant)
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        await new_conversation(redis, tenant)
+    async with policy_conversation(tmp_path, tenant) as (stack, js, redis):
         stack.start_worker("actions.inquire")
         requests = inquiries(tenant, REQUESTS)
         publishing = asyncio.create_task(publish_all(js, requests, pause=0.05))
@@ -49,9 +43,7 @@ async def test_nats_restart_under_load_loses_nothing(tmp_path: Path) -> None:
 
         await publishing
         await wait_for_terminals(js, tenant, REQUESTS, within=90)
-        terminals = await terminal_events(js, tenant)
-        history = await ConversationStore(redis).messages(tenant, THREAD)
-        await redis.aclose()
+        terminals, history = await conversation_outcome(js, redis, tenant)
         assert all(w.running for w in stack.workers), "the worker rode out the restart"
     assert_exactly_once(requests, terminals, history)
     assert {t["type"] for t in terminals} == {"response"}
@@ -59,32 +51,27 @@ async def test_nats_restart_under_load_loses_nothing(tmp_path: Path) -> None:
 
 async def test_valkey_restart_keeps_conversations_and_loses_nothing(tmp_path: Path) -> None:
     tenant = "acme"
-    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
-        await index_policy(tmp_path / "qdrant", tenant)
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        await new_conversation(redis, tenant)
+    async with policy_conversation(tmp_path, tenant) as (stack, js, redis):
         stack.start_worker("actions.inquire")
         requests = inquiries(tenant, REQUESTS)
         publishing = asyncio.create_task(publish_all(js, requests, pause=0.05))
         await wait_for_terminals(js, tenant, REQUESTS // 3, within=90)
 
-        store = ConversationStore(redis)
-        before_restart = await store.messages(tenant, THREAD)
+        before_restart = await ConversationStore(redis).messages(tenant, THREAD)
         assert len(before_restart) >= REQUESTS // 3
         assert stack.valkey is not None
         stack.valkey.stop()
         await asyncio.sleep(1.0)  # the worker meets a Redis that is down and retries with back-off
         stack.start_valkey()
-        await redis.aclose()  # its connections died with the server
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        store = ConversationStore(redis)
-        assert await store.get(tenant, USER, THREAD) is not None
-
-        await publishing
-        await wait_for_terminals(js, tenant, REQUESTS, within=120)
-        terminals = await terminal_events(js, tenant)
-        history = await store.messages(tenant, THREAD)
-        await redis.aclose()
+        # The first client's connections died with the server: read through a new one.
+        reconnected = Redis.from_url(stack.redis_url, decode_responses=True)
+        try:
+            assert await ConversationStore(reconnected).get(tenant, USER, THREAD) is not None
+            await publishing
+            await wait_for_terminals(js, tenant, REQUESTS, within=120)
+            terminals, history = await conversation_outcome(js, reconnected, tenant)
+        finally:
+            await reconnected.aclose()
     assert_exactly_once(requests, terminals, history)
     assert {t["type"] for t in terminals} == {"response"}
     assert history[: len(before_restart)] == before_restart, "what was there before the restart is intact"

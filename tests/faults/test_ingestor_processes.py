@@ -18,14 +18,13 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from ingestor.service import CONSUMER
-from policypal.bus import document_store
 from policypal.contracts.subjects import DOCS_UPLOADED, thread_events_filter
 from policypal.embeddings import MiniLMEmbedder
 from policypal.state import DocumentCatalog
 from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests import pdf_factory
 from tests.faults.stack import fault_stack, jetstream
-from tests.ingestor.test_pipeline import make_upload, record_for
+from tests.support.document_uploads import make_upload, store_upload
 
 pytestmark = [pytest.mark.faults, pytest.mark.integration]
 
@@ -36,8 +35,7 @@ PAGES = 40
 async def _upload(js: JetStreamContext, redis: Redis, document_id: str, data: bytes) -> None:
     """Store the bytes and the record, then publish ``docs.uploaded``, as the gateway does."""
     upload = make_upload(document_id, tenant=TENANT)
-    await (await document_store(js)).put(upload.object_name, data)
-    await DocumentCatalog(redis).create(record_for(upload))
+    await store_upload(js, DocumentCatalog(redis), upload, data)
     await js.publish(
         DOCS_UPLOADED, upload.model_dump_json().encode(), headers={"Nats-Msg-Id": upload.event_id}
     )

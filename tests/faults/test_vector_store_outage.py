@@ -16,18 +16,15 @@ from redis.asyncio import Redis
 
 from actions.inquire.service import DURABLE
 from policypal.devstack import free_port
-from policypal.state import ConversationStore, DeadlineBook, PendingRequest
+from policypal.state import DeadlineBook, PendingRequest
 from tests.faults.stack import (
     THREAD,
     USER,
     assert_exactly_once,
-    fault_stack,
-    index_policy,
+    conversation_outcome,
     inquiries,
-    jetstream,
-    new_conversation,
+    policy_conversation,
     publish_all,
-    terminal_events,
     wait_for_terminals,
 )
 from tests.support.jetstream import wait_until_consumed
@@ -39,10 +36,7 @@ DEADLINE_SECONDS = 4.0
 
 async def test_outage_ends_requests_with_clear_errors_then_recovers(tmp_path: Path) -> None:
     tenant = "acme"
-    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
-        await index_policy(tmp_path / "qdrant", tenant)
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        await new_conversation(redis, tenant)
+    async with policy_conversation(tmp_path, tenant) as (stack, js, redis):
         stack.start_worker(
             "resolver",
             POLICYPAL_CHAT_DEADLINE_SECONDS=str(DEADLINE_SECONDS),
@@ -68,9 +62,7 @@ async def test_outage_ends_requests_with_clear_errors_then_recovers(tmp_path: Pa
         await wait_for_terminals(js, tenant, len(during) + len(after), within=90)
         # The late deliveries of the expired requests are settled too, without ending them twice.
         await wait_until_consumed(js, "ACTIONS", DURABLE, within=60)
-        terminals = await terminal_events(js, tenant)
-        history = await ConversationStore(redis).messages(tenant, THREAD)
-        await redis.aclose()
+        terminals, history = await conversation_outcome(js, redis, tenant)
 
     assert_exactly_once(during + after, terminals, history)
     by_request = {t["request_id"]: t for t in terminals}

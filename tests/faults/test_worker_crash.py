@@ -4,20 +4,14 @@ has exactly one terminal event and its conversation history holds no duplicate."
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
 
 from actions.inquire.service import DURABLE
-from policypal.state import ConversationStore
 from tests.faults.stack import (
-    THREAD,
     assert_exactly_once,
-    fault_stack,
-    index_policy,
+    conversation_outcome,
     inquiries,
-    jetstream,
-    new_conversation,
+    policy_conversation,
     publish_request,
-    terminal_events,
     wait_for_in_flight,
     wait_for_terminals,
 )
@@ -31,10 +25,7 @@ KILL_AFTER = (10, 45)
 
 async def test_killed_worker_loses_and_doubles_nothing(tmp_path: Path) -> None:
     tenant = "acme"
-    async with fault_stack(tmp_path) as stack, jetstream(stack.nats_url) as js:
-        await index_policy(tmp_path / "qdrant", tenant)
-        redis = Redis.from_url(stack.redis_url, decode_responses=True)
-        await new_conversation(redis, tenant)
+    async with policy_conversation(tmp_path, tenant) as (stack, js, redis):
         requests = inquiries(tenant, REQUESTS)
         for event in requests:
             await publish_request(js, event)
@@ -47,10 +38,8 @@ async def test_killed_worker_loses_and_doubles_nothing(tmp_path: Path) -> None:
 
         stack.start_worker("actions.inquire")
         await wait_for_terminals(js, tenant, REQUESTS, within=150)
-        terminals = await terminal_events(js, tenant)
-        history = await ConversationStore(redis).messages(tenant, THREAD)
+        terminals, history = await conversation_outcome(js, redis, tenant)
         info = await js.consumer_info("ACTIONS", DURABLE)
-        await redis.aclose()
     assert_exactly_once(requests, terminals, history)
     assert {t["type"] for t in terminals} == {"response"}, "every request answered, none failed"
     assert (info.num_pending, info.num_ack_pending) == (0, 0)

@@ -1,6 +1,5 @@
-"""Fixtures of the gateway tests: a real gateway on NATS and Valkey, tokens, PDFs."""
+"""Fixtures of the gateway tests: a real gateway on NATS and Valkey, clients of it, a user's token."""
 
-import uuid
 from collections.abc import AsyncIterator
 
 import httpx
@@ -11,23 +10,12 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from gateway.app import create_app
-from policypal.auth import issue_token
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess, free_port
-from tests.gateway.serving import serve
-from tests.pdf_factory import make_pdf as make_pdf_pages
+from tests.support.gateway_client import bearer, new_id
+from tests.support.serving import serve
 
 MAX_UPLOAD_BYTES = 100_000
-
-
-def make_pdf(text: str) -> bytes:
-    """A small one-page PDF whose bytes differ with ``text``."""
-    return make_pdf_pages([text])
-
-
-def new_id(prefix: str) -> str:
-    """A SafeId unique to this test run."""
-    return f"{prefix}{uuid.uuid4().hex[:10]}"
 
 
 @pytest.fixture(scope="module")
@@ -75,10 +63,3 @@ def js(nc: Client) -> JetStreamContext:
 def auth(settings: Settings) -> dict[str, str]:
     """Authorization header of a fresh tenant and user."""
     return bearer(settings, new_id("t"), new_id("u"))
-
-
-def bearer(
-    settings: Settings, tenant_id: str, user_id: str, ttl_seconds: int | None = None
-) -> dict[str, str]:
-    """Authorization header for one user of one tenant."""
-    return {"Authorization": f"Bearer {issue_token(settings, tenant_id, user_id, ttl_seconds)}"}

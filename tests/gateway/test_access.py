@@ -8,23 +8,9 @@ import pytest
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from tests.gateway.conftest import bearer, new_id
+from tests.support.gateway_client import admin, bearer, make_key, new_id
 
 pytestmark = pytest.mark.integration
-
-
-def admin(settings: Settings, tenant_id: str) -> dict[str, str]:
-    """Authorization header of an administrator of ``tenant_id``."""
-    return {"Authorization": f"Bearer {issue_token(settings, tenant_id, new_id('a'), role='admin')}"}
-
-
-async def make_key(client: httpx.AsyncClient, headers: dict[str, str], scopes: list[str]) -> dict[str, str]:
-    response = await client.post(
-        "/v1/admin/api-keys", headers=headers, json={"name": "bot", "scopes": scopes}
-    )
-    assert response.status_code == 201, response.text
-    body: dict[str, str] = response.json()
-    return body
 
 
 async def test_api_keys_are_created_used_listed_and_revoked(

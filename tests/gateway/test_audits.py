@@ -19,8 +19,7 @@ from policypal.config import Settings
 from policypal.contracts import ActionRequested
 from policypal.contracts.audit import AuditFinding, AuditResult
 from policypal.state import DocumentCatalog, DocumentRecord, DocumentStatus
-from tests.gateway.conftest import bearer, new_id
-from tests.gateway.test_access import admin, make_key
+from tests.support.gateway_client import admin, bearer, make_key, new_id
 from tests.support.jetstream import payload, stream_messages
 
 pytestmark = pytest.mark.integration

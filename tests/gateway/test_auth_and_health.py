@@ -5,7 +5,7 @@ import pytest
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from tests.gateway.conftest import bearer, new_id
+from tests.support.gateway_client import bearer, new_id
 
 pytestmark = pytest.mark.integration
 

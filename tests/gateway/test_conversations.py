@@ -3,47 +3,18 @@
 import httpx
 import pytest
 from nats.js import JetStreamContext
-from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from policypal.contracts import ChatRequested, parse_event
+from policypal.contracts import ChatRequested
 from policypal.contracts.streams import CHAT
 from policypal.contracts.subjects import CHAT_REQUESTED
-from tests.gateway.conftest import bearer, make_pdf, new_id
+from tests.pdf_factory import one_page_pdf
+from tests.support.gateway_client import bearer, new_conversation, new_id
+from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
-
-
-async def chat_requests(js: JetStreamContext, request_id: str) -> list[ChatRequested]:
-    """Every chat.requested event of one request retained in the CHAT stream."""
-    sub = await js.subscribe(CHAT_REQUESTED, stream=CHAT.name, ordered_consumer=True)
-    found: list[ChatRequested] = []
-    try:
-        while True:
-            try:
-                msg = await sub.next_msg(timeout=0.3)
-            except TimeoutError:
-                return found
-            try:
-                event = parse_event(msg.data)
-            except ValidationError:
-                continue  # another test's deliberately invalid message (tests/resolver) shares the stream
-            if isinstance(event, ChatRequested) and event.request_id == request_id:
-                found.append(event)
-    finally:
-        await sub.unsubscribe()
-
-
-async def new_conversation(
-    client: httpx.AsyncClient, headers: dict[str, str], title: str | None = None
-) -> str:
-    body = {"title": title} if title else None
-    response = await client.post("/v1/conversations", headers=headers, json=body)
-    assert response.status_code == 201, response.text
-    conversation_id: str = response.json()["conversation_id"]
-    return conversation_id
 
 
 async def test_create_and_read_a_conversation(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
@@ -61,7 +32,7 @@ async def test_create_and_read_a_conversation(client: httpx.AsyncClient, auth: d
 async def test_post_message_stores_the_turn_and_publishes(
     client: httpx.AsyncClient, js: JetStreamContext, settings: Settings, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("mentioned document")
+    pdf = one_page_pdf("mentioned document")
     document = await client.post(
         "/v1/documents",
         headers=auth,
@@ -83,7 +54,7 @@ async def test_post_message_stores_the_turn_and_publishes(
         f"{settings.events_base_url}/v1/conversations/{conversation_id}/events?request_id={request_id}"
     )
 
-    [event] = await chat_requests(js, request_id)
+    [event] = await retained_events(js, CHAT.name, CHAT_REQUESTED, ChatRequested, request_id=request_id)
     assert event.thread_id == conversation_id
     assert event.message_id == body["message_id"]
     assert event.text == "Summarize it"
@@ -115,7 +86,14 @@ async def test_idempotency_key_makes_a_retry_harmless(
     assert again.json() == first.json()
     history = (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()
     assert len(history["messages"]) == 1
-    assert len(await chat_requests(js, first.json()["request_id"])) == 1
+    assert (
+        len(
+            await retained_events(
+                js, CHAT.name, CHAT_REQUESTED, ChatRequested, request_id=first.json()["request_id"]
+            )
+        )
+        == 1
+    )
 
     changed = await client.post(url, headers=headers, json={"text": "Something else"})
     assert changed.status_code == 409

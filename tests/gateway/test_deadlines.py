@@ -8,6 +8,7 @@ from redis.asyncio import Redis
 
 from policypal.config import Settings
 from policypal.state import DeadlineBook
+from tests.support.gateway_client import new_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -15,8 +16,7 @@ pytestmark = pytest.mark.integration
 async def test_posted_message_gets_a_deadline(
     client: httpx.AsyncClient, auth: dict[str, str], settings: Settings, redis_client: Redis
 ) -> None:
-    created = await client.post("/v1/conversations", headers=auth)
-    conversation_id = created.json()["conversation_id"]
+    conversation_id = await new_conversation(client, auth)
     before = time.time()
     accepted = await client.post(
         f"/v1/conversations/{conversation_id}/messages", headers=auth, json={"text": "hi"}

@@ -6,36 +6,21 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from policypal.config import Settings
-from policypal.contracts import DocumentDeleted, parse_event
+from policypal.contracts import DocumentDeleted, DocumentUploaded
 from policypal.contracts.streams import DOCS
-from policypal.contracts.subjects import DOCS_DELETED
+from policypal.contracts.subjects import DOCS_DELETED, DOCS_UPLOADED
 from policypal.state import DocumentCatalog
-from tests.gateway.conftest import bearer, make_pdf, new_id
-from tests.gateway.test_documents import upload, uploaded_events
+from tests.pdf_factory import one_page_pdf
+from tests.support.gateway_client import bearer, new_id, upload
+from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
-
-
-async def deleted_events(js: JetStreamContext, document_id: str) -> list[DocumentDeleted]:
-    sub = await js.subscribe(DOCS_DELETED, stream=DOCS.name, ordered_consumer=True)
-    found: list[DocumentDeleted] = []
-    try:
-        while True:
-            try:
-                msg = await sub.next_msg(timeout=0.3)
-            except TimeoutError:
-                return found
-            event = parse_event(msg.data)
-            if isinstance(event, DocumentDeleted) and event.document_id == document_id:
-                found.append(event)
-    finally:
-        await sub.unsubscribe()
 
 
 async def test_delete_removes_the_document_and_asks_for_its_chunks_and_bytes(
     client: httpx.AsyncClient, js: JetStreamContext, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("retention schedule")
+    pdf = one_page_pdf("retention schedule")
     document_id = (await upload(client, auth, pdf)).json()["document_id"]
 
     response = await client.delete(f"/v1/documents/{document_id}", headers=auth)
@@ -43,7 +28,7 @@ async def test_delete_removes_the_document_and_asks_for_its_chunks_and_bytes(
     assert response.status_code == 204
     assert (await client.get(f"/v1/documents/{document_id}", headers=auth)).status_code == 404
     assert (await client.get("/v1/documents", headers=auth)).json()["documents"] == []
-    [event] = await deleted_events(js, document_id)
+    [event] = await retained_events(js, DOCS.name, DOCS_DELETED, DocumentDeleted, document_id=document_id)
     assert event.object_name == f"{event.tenant_id}/{document_id}"
     # The same bytes are a new document now, not a duplicate of the deleted one.
     again = await upload(client, auth, pdf)
@@ -55,7 +40,7 @@ async def test_delete_removes_the_document_and_asks_for_its_chunks_and_bytes(
 async def test_nobody_else_can_delete_a_document(
     client: httpx.AsyncClient, settings: Settings, auth: dict[str, str]
 ) -> None:
-    document_id = (await upload(client, auth, make_pdf("not yours"))).json()["document_id"]
+    document_id = (await upload(client, auth, one_page_pdf("not yours"))).json()["document_id"]
     stranger = bearer(settings, new_id("t"), new_id("u"))
     assert (await client.delete(f"/v1/documents/{document_id}", headers=stranger)).status_code == 404
     assert (await client.get(f"/v1/documents/{document_id}", headers=auth)).status_code == 200
@@ -66,7 +51,7 @@ async def test_only_a_failed_document_is_retried_as_a_new_request(
 ) -> None:
     tenant, user = new_id("t"), new_id("u")
     auth = bearer(settings, tenant, user)
-    first = (await upload(client, auth, make_pdf("retry me"))).json()
+    first = (await upload(client, auth, one_page_pdf("retry me"))).json()
     document_id = first["document_id"]
     busy = await client.post(f"/v1/documents/{document_id}/retry", headers=auth)
     assert busy.status_code == 409
@@ -87,17 +72,17 @@ async def test_only_a_failed_document_is_retried_as_a_new_request(
     assert (body["document_id"], body["status"]) == (document_id, "processing")
     assert body["request_id"] != first["request_id"]
     assert body["document"]["reason_code"] is None
-    events = await uploaded_events(js, document_id)
+    events = await retained_events(js, DOCS.name, DOCS_UPLOADED, DocumentUploaded, document_id=document_id)
     assert [e.request_id for e in events] == [first["request_id"], body["request_id"]]
 
 
 async def test_a_new_version_keeps_the_title_and_the_old_version(
     client: httpx.AsyncClient, auth: dict[str, str]
 ) -> None:
-    v1 = (await upload(client, auth, make_pdf("version one"), set_name="EU")).json()["document"]
+    v1 = (await upload(client, auth, one_page_pdf("version one"), set_name="EU")).json()["document"]
 
     form = {"version": "3.0"}
-    files = {"file": ("policy-v3.pdf", make_pdf("version three"), "application/pdf")}
+    files = {"file": ("policy-v3.pdf", one_page_pdf("version three"), "application/pdf")}
     response = await client.post(
         f"/v1/documents/{v1['document_id']}/versions", headers=auth, data=form, files=files
     )

@@ -7,52 +7,22 @@ import pytest
 from nats.js import JetStreamContext
 
 from policypal.config import Settings
-from policypal.contracts import DocumentUploaded, parse_event
+from policypal.contracts import DocumentUploaded
 from policypal.contracts.streams import DOCS, OBJECT_BUCKET
 from policypal.contracts.subjects import DOCS_UPLOADED
 from policypal.filetypes.detection import MEDIA_TYPES
-from tests.gateway.conftest import MAX_UPLOAD_BYTES, bearer, make_pdf, new_id
 from tests.ingestor import document_factory
+from tests.pdf_factory import one_page_pdf
+from tests.support.gateway_client import bearer, new_id, upload
+from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
-
-
-async def upload(
-    client: httpx.AsyncClient,
-    headers: dict[str, str],
-    data: bytes,
-    *,
-    filename: str = "policy.pdf",
-    content_type: str = "application/pdf",
-    **fields: str,
-) -> httpx.Response:
-    form = {"title": "Data Protection Policy", "version": "2.1", "doc_type": "policy", **fields}
-    return await client.post(
-        "/v1/documents", headers=headers, data=form, files={"file": (filename, data, content_type)}
-    )
-
-
-async def uploaded_events(js: JetStreamContext, document_id: str) -> list[DocumentUploaded]:
-    """Every docs.uploaded event of one document retained in the DOCS stream."""
-    sub = await js.subscribe(DOCS_UPLOADED, stream=DOCS.name, ordered_consumer=True)
-    found: list[DocumentUploaded] = []
-    try:
-        while True:
-            try:
-                msg = await sub.next_msg(timeout=0.3)
-            except TimeoutError:
-                return found
-            event = parse_event(msg.data)
-            if isinstance(event, DocumentUploaded) and event.document_id == document_id:
-                found.append(event)
-    finally:
-        await sub.unsubscribe()
 
 
 async def test_upload_stores_records_and_publishes(
     client: httpx.AsyncClient, js: JetStreamContext, settings: Settings, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("GDPR article 5 principles")
+    pdf = one_page_pdf("GDPR article 5 principles")
     response = await upload(client, auth, pdf, set_name="EU")
 
     assert response.status_code == 202, response.text
@@ -62,7 +32,7 @@ async def test_upload_stores_records_and_publishes(
     assert body["duplicate"] is False
     assert body["events_url"] == f"{settings.events_base_url}/v1/documents/{document_id}/events"
 
-    [event] = await uploaded_events(js, document_id)
+    [event] = await retained_events(js, DOCS.name, DOCS_UPLOADED, DocumentUploaded, document_id=document_id)
     assert event.thread_id == document_id
     assert event.request_id == body["request_id"]
     assert event.sha256 == hashlib.sha256(pdf).hexdigest()
@@ -87,7 +57,7 @@ async def test_upload_stores_records_and_publishes(
 async def test_same_bytes_again_is_a_duplicate(
     client: httpx.AsyncClient, js: JetStreamContext, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("ISO 27001 annex A")
+    pdf = one_page_pdf("ISO 27001 annex A")
     first = await upload(client, auth, pdf)
     second = await upload(client, auth, pdf, title="Another title")
 
@@ -95,13 +65,20 @@ async def test_same_bytes_again_is_a_duplicate(
     assert second.json()["duplicate"] is True
     assert second.json()["document_id"] == first.json()["document_id"]
     assert second.json()["document"]["title"] == "Data Protection Policy"
-    assert len(await uploaded_events(js, first.json()["document_id"])) == 1
+    assert (
+        len(
+            await retained_events(
+                js, DOCS.name, DOCS_UPLOADED, DocumentUploaded, document_id=first.json()["document_id"]
+            )
+        )
+        == 1
+    )
 
 
 async def test_another_user_uploading_the_same_bytes_gets_their_own_document(
     client: httpx.AsyncClient, settings: Settings, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("shared regulation")
+    pdf = one_page_pdf("shared regulation")
     mine = await upload(client, auth, pdf)
     theirs = await upload(client, bearer(settings, new_id("t"), new_id("u")), pdf)
     assert theirs.status_code == 202
@@ -144,9 +121,13 @@ async def test_every_parseable_type_is_accepted_with_the_type_of_its_bytes(
     assert response.json()["document"]["content_type"] == media_type
 
 
-@pytest.mark.parametrize("size", [MAX_UPLOAD_BYTES + 1, MAX_UPLOAD_BYTES * 3])
-async def test_too_big_is_refused(client: httpx.AsyncClient, auth: dict[str, str], size: int) -> None:
+@pytest.mark.parametrize("overshoot", ["just over", "far over"])
+async def test_too_big_is_refused(
+    client: httpx.AsyncClient, settings: Settings, auth: dict[str, str], overshoot: str
+) -> None:
     # Just over the limit is caught while reading; far over it by the Content-Length guard.
+    limit = settings.max_upload_bytes
+    size = limit + 1 if overshoot == "just over" else limit * 3
     data = b"%PDF-1.7\n" + b"0" * (size - 9)
     response = await upload(client, auth, data)
     assert response.status_code == 413
@@ -162,7 +143,7 @@ async def test_empty_file_is_refused_with_a_sentence(client: httpx.AsyncClient, 
 async def test_missing_field_and_bad_doc_type_are_422(
     client: httpx.AsyncClient, auth: dict[str, str]
 ) -> None:
-    pdf = make_pdf("fields")
+    pdf = one_page_pdf("fields")
     response = await upload(client, auth, pdf, doc_type="memo")
     assert response.status_code == 422
     response = await client.post(
@@ -174,7 +155,7 @@ async def test_missing_field_and_bad_doc_type_are_422(
 async def test_documents_of_others_are_not_found(client: httpx.AsyncClient, settings: Settings) -> None:
     tenant = new_id("t")
     owner = bearer(settings, tenant, new_id("u"))
-    document_id = (await upload(client, owner, make_pdf("private"))).json()["document_id"]
+    document_id = (await upload(client, owner, one_page_pdf("private"))).json()["document_id"]
 
     for stranger in (bearer(settings, tenant, new_id("u")), bearer(settings, new_id("t"), new_id("u"))):
         response = await client.get(f"/v1/documents/{document_id}", headers=stranger)

@@ -9,8 +9,7 @@ from policypal.auth import issue_token
 from policypal.config import Settings
 from policypal.contracts import ResponseEvent
 from policypal.state import ConversationRecord, ConversationStore, EscalationStore, EscalationTicket
-from tests.gateway.conftest import bearer, new_id
-from tests.gateway.test_access import admin, make_key
+from tests.support.gateway_client import admin, bearer, make_key, new_id
 from tests.support.jetstream import payload, wait_for_messages
 
 pytestmark = pytest.mark.integration

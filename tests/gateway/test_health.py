@@ -8,7 +8,7 @@ import pytest
 from gateway.app import create_app
 from policypal.config import Settings
 from policypal.devstack import free_port
-from tests.gateway.serving import serve
+from tests.support.serving import serve
 
 pytestmark = pytest.mark.integration
 

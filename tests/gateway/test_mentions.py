@@ -4,12 +4,15 @@ from typing import Any
 
 import httpx
 import pytest
+from nats.js import JetStreamContext
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from tests.gateway.conftest import bearer, new_id
-from tests.gateway.test_access import admin, make_key
-from tests.gateway.test_sets import upload
+from policypal.contracts import ChatRequested
+from policypal.contracts.streams import CHAT
+from policypal.contracts.subjects import CHAT_REQUESTED
+from tests.support.gateway_client import admin, bearer, make_key, new_conversation, new_id, upload_titled
+from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
 
@@ -31,9 +34,9 @@ async def test_suggestions_by_category_and_prefix(client: httpx.AsyncClient, aut
     assert (
         await client.post("/v1/sets", headers=auth, json={"name": "GDPR pack", "colour": "teal"})
     ).status_code == 201
-    gdpr = await upload(client, auth, "GDPR", "GDPR pack")
-    guidance = await upload(client, auth, "Data guidance", "GDPR pack")
-    await upload(client, auth, "Complaints policy")
+    gdpr = await upload_titled(client, auth, "GDPR", "GDPR pack")
+    guidance = await upload_titled(client, auth, "Data guidance", "GDPR pack")
+    await upload_titled(client, auth, "Complaints policy")
 
     everything = await suggest(client, auth, "")
     assert labels(everything, "actions") == ["summarize", "inquire", "compare", "audit"]
@@ -64,7 +67,7 @@ async def test_suggestions_by_category_and_prefix(client: httpx.AsyncClient, aut
 
 async def test_suggestions_are_limited_per_category(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     for i in range(4):
-        await upload(client, auth, f"Policy {i}")
+        await upload_titled(client, auth, f"Policy {i}")
     limited = await suggest(client, auth, "", limit=2)
     assert labels(limited, "documents") == ["Policy 3", "Policy 2"]
     assert len(limited["actions"]) == 2
@@ -78,9 +81,9 @@ async def test_only_the_callers_documents_and_tenants_sets(
     tenant = new_id("t")
     alice, bob = bearer(settings, tenant, new_id("u")), bearer(settings, tenant, new_id("u"))
     stranger = bearer(settings, new_id("t"), new_id("u"))
-    await upload(client, alice, "Audit charter", "Assurance")
-    await upload(client, bob, "Audit plan", "Assurance")
-    await upload(client, stranger, "Audit secrets", "Assurance")
+    await upload_titled(client, alice, "Audit charter", "Assurance")
+    await upload_titled(client, bob, "Audit plan", "Assurance")
+    await upload_titled(client, stranger, "Audit secrets", "Assurance")
 
     for headers, title in ((alice, "Audit charter"), (bob, "Audit plan"), (stranger, "Audit secrets")):
         found = await suggest(client, headers, "a")
@@ -96,7 +99,7 @@ async def test_a_widget_visitor_gets_actions_and_web_only(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
     tenant = new_id("t")
-    await upload(client, bearer(settings, tenant, new_id("u")), "Internal handbook", "Internal")
+    await upload_titled(client, bearer(settings, tenant, new_id("u")), "Internal handbook", "Internal")
     visitor = {
         "Authorization": f"Bearer {issue_token(settings, tenant, 'anon_v', role='customer', conversation_id='c')}"
     }
@@ -104,6 +107,29 @@ async def test_a_widget_visitor_gets_actions_and_web_only(
     assert (found["sets"], found["documents"]) == ([], [])
     assert labels(found, "actions") == ["summarize", "inquire", "compare", "audit"]
     assert labels(found, "web") == ["web"]
+
+
+async def test_the_web_suggestion_sets_mentions_web_and_the_message_carries_it(
+    client: httpx.AsyncClient, js: JetStreamContext, auth: dict[str, str]
+) -> None:
+    found = await suggest(client, auth, "w")
+    [web] = found["web"]
+    assert (web["kind"], web["insert_text"], web["web"], web["action"]) == ("web", "@web", True, None)
+    assert not any(s["web"] for s in found["actions"] + found["sets"] + found["documents"])
+
+    # The client puts what the suggestion says into the message's mentions.
+    conversation_id = await new_conversation(client, auth)
+    text = f"{web['insert_text']} what do the rules say about records?"
+    response = await client.post(
+        f"/v1/conversations/{conversation_id}/messages",
+        headers=auth,
+        json={"text": text, "mentions": {"web": web["web"]}},
+    )
+    assert response.status_code == 202, response.text
+    request_id = response.json()["request_id"]
+    [event] = await retained_events(js, CHAT.name, CHAT_REQUESTED, ChatRequested, request_id=request_id)
+    assert event.mentions.web is True
+    assert (event.mentions.action, event.mentions.documents) == (None, [])
 
 
 async def test_mentions_need_a_valid_chat_credential(client: httpx.AsyncClient, settings: Settings) -> None:

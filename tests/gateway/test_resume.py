@@ -6,29 +6,14 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from policypal.config import Settings
-from policypal.contracts import ChatResumed, InterruptEvent, InterruptOption, parse_event
+from policypal.contracts import ChatResumed, InterruptEvent, InterruptOption
 from policypal.contracts.streams import CHAT
 from policypal.contracts.subjects import CHAT_RESUMED
 from policypal.state import ConversationMemory, PendingInterrupt
-from tests.gateway.conftest import bearer, new_id
+from tests.support.gateway_client import bearer, new_conversation, new_id
+from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
-
-
-async def resumed_events(js: JetStreamContext, request_id: str) -> list[ChatResumed]:
-    sub = await js.subscribe(CHAT_RESUMED, stream=CHAT.name, ordered_consumer=True)
-    found: list[ChatResumed] = []
-    try:
-        while True:
-            try:
-                msg = await sub.next_msg(timeout=0.3)
-            except TimeoutError:
-                return found
-            event = parse_event(msg.data)
-            if isinstance(event, ChatResumed) and event.request_id == request_id:
-                found.append(event)
-    finally:
-        await sub.unsubscribe()
 
 
 async def open_question(
@@ -36,8 +21,7 @@ async def open_question(
 ) -> tuple[dict[str, str], str, InterruptEvent]:
     tenant, user = new_id("t"), new_id("u")
     headers = bearer(settings, tenant, user)
-    created = await client.post("/v1/conversations", headers=headers)
-    conversation_id = created.json()["conversation_id"]
+    conversation_id = await new_conversation(client, headers)
     interrupt = InterruptEvent(
         tenant_id=tenant,
         user_id=user,
@@ -68,7 +52,7 @@ async def test_resume_publishes_the_answer_and_keeps_it_as_the_users_turn(
     request_id = response.json()["request_id"]
     assert request_id != interrupt.request_id
 
-    [event] = await resumed_events(js, request_id)
+    [event] = await retained_events(js, CHAT.name, CHAT_RESUMED, ChatResumed, request_id=request_id)
     assert (event.interrupt_id, event.resumes_request_id, event.resume_value.value) == (
         interrupt.interrupt_id,
         "req-asked",
@@ -88,7 +72,9 @@ async def test_cancel_is_a_resume_of_type_cancel(
         json={"interrupt_id": interrupt.interrupt_id},
     )
     assert response.status_code == 202, response.text
-    [event] = await resumed_events(js, response.json()["request_id"])
+    [event] = await retained_events(
+        js, CHAT.name, CHAT_RESUMED, ChatResumed, request_id=response.json()["request_id"]
+    )
     assert (event.resume_value.type, event.resume_value.value) == ("cancel", None)
 
 
@@ -124,8 +110,7 @@ async def test_stale_or_unfit_answers_are_refused(
 
 
 async def test_nothing_pending_is_a_conflict(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
-    created = await client.post("/v1/conversations", headers=auth)
-    conversation_id = created.json()["conversation_id"]
+    conversation_id = await new_conversation(client, auth)
     assert (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()[
         "pending_interrupt"
     ] is None

@@ -6,26 +6,9 @@ import pytest
 from gateway.sets import PALETTE
 from policypal.auth import issue_token
 from policypal.config import Settings
-from tests.gateway.conftest import bearer, make_pdf, new_id
+from tests.support.gateway_client import bearer, new_id, upload_titled
 
 pytestmark = pytest.mark.integration
-
-
-async def upload(
-    client: httpx.AsyncClient, headers: dict[str, str], title: str, set_name: str | None = None
-) -> str:
-    data = {"title": title, "version": "1", "doc_type": "policy"}
-    if set_name is not None:
-        data["set_name"] = set_name
-    response = await client.post(
-        "/v1/documents",
-        headers=headers,
-        data=data,
-        files={"file": ("d.pdf", make_pdf(title), "application/pdf")},
-    )
-    assert response.status_code == 202, response.text
-    document_id: str = response.json()["document_id"]
-    return document_id
 
 
 async def test_create_sets_with_chosen_and_default_colours(
@@ -92,11 +75,13 @@ async def test_counts_are_of_the_callers_documents_and_uploads_join_sets(
     assert (
         await client.post("/v1/sets", headers=alice, json={"name": "HR policies", "colour": "pink"})
     ).status_code == 201
-    await upload(client, alice, "Leave policy", "hr policies")  # joins the existing set, in its spelling
-    await upload(client, alice, "Bonus policy", "HR policies")
-    await upload(client, alice, "KYC rules", "Banking")  # a new name becomes a set
-    await upload(client, alice, "Loose note")
-    await upload(client, bob, "Bob's HR memo", "HR Policies")
+    await upload_titled(
+        client, alice, "Leave policy", "hr policies"
+    )  # joins the existing set, in its spelling
+    await upload_titled(client, alice, "Bonus policy", "HR policies")
+    await upload_titled(client, alice, "KYC rules", "Banking")  # a new name becomes a set
+    await upload_titled(client, alice, "Loose note")
+    await upload_titled(client, bob, "Bob's HR memo", "HR Policies")
 
     alice_sets = (await client.get("/v1/sets", headers=alice)).json()["sets"]
     assert [(s["name"], s["colour"], s["document_count"]) for s in alice_sets] == [
@@ -120,10 +105,10 @@ async def test_documents_grouped_by_set(client: httpx.AsyncClient, auth: dict[st
     assert (
         await client.post("/v1/sets", headers=auth, json={"name": "Privacy", "colour": "purple"})
     ).status_code == 201
-    older_privacy = await upload(client, auth, "Cookie policy", "Privacy")
-    loose = await upload(client, auth, "Loose note")
-    newer_privacy = await upload(client, auth, "DPA", "privacy")
-    banking = await upload(client, auth, "AML rules", "Banking")
+    older_privacy = await upload_titled(client, auth, "Cookie policy", "Privacy")
+    loose = await upload_titled(client, auth, "Loose note")
+    newer_privacy = await upload_titled(client, auth, "DPA", "privacy")
+    banking = await upload_titled(client, auth, "AML rules", "Banking")
 
     flat = (await client.get("/v1/documents", headers=auth)).json()
     assert flat["groups"] is None
@@ -142,7 +127,7 @@ async def test_documents_grouped_by_set(client: httpx.AsyncClient, auth: dict[st
 async def test_another_tenants_sets_are_invisible(client: httpx.AsyncClient, settings: Settings) -> None:
     mine, theirs = bearer(settings, new_id("t"), new_id("u")), bearer(settings, new_id("t"), new_id("u"))
     assert (await client.post("/v1/sets", headers=theirs, json={"name": "Secret project"})).status_code == 201
-    await upload(client, theirs, "Merger plan", "Secret project")
+    await upload_titled(client, theirs, "Merger plan", "Secret project")
 
     assert (await client.get("/v1/sets", headers=mine)).json()["sets"] == []
     # The name is free in my tenant, and my set gets the first default colour.

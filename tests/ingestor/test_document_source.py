@@ -26,11 +26,14 @@ async def store(nats_server: ManagedProcess) -> AsyncIterator[tuple[JetStreamCon
     await nc.close()
 
 
-async def _purge_chunks(js: JetStreamContext, store: ObjectStore, name: str) -> None:
-    """Leave the object half-deleted: chunks gone, metadata still saying it is there."""
-    info = await store.get_info(name)
-    stream = f"OBJ_{store._name}"
-    await js.purge_stream(stream, subject=f"$O.{store._name}.C.{info.nuid}")
+async def _half_deleted_object(store: tuple[JetStreamContext, ObjectStore]) -> tuple[ObjectStore, str]:
+    """A new object left half-deleted: chunks gone, metadata still saying it is there."""
+    js, objects = store
+    name = f"t1/{uuid.uuid4().hex}"
+    await objects.put(name, b"policy text " * 1000)
+    info = await objects.get_info(name)
+    await js.purge_stream(f"OBJ_{objects._name}", subject=f"$O.{objects._name}.C.{info.nuid}")
+    return objects, name
 
 
 async def test_fetch_returns_the_bytes(store: tuple[JetStreamContext, ObjectStore]) -> None:
@@ -50,10 +53,7 @@ async def test_a_missing_object_is_a_rejection(store: tuple[JetStreamContext, Ob
 async def test_an_object_deleted_while_read_is_a_rejection_not_a_hang(
     store: tuple[JetStreamContext, ObjectStore],
 ) -> None:
-    js, objects = store
-    name = f"t1/{uuid.uuid4().hex}"
-    await objects.put(name, b"policy text " * 1000)
-    await _purge_chunks(js, objects, name)
+    objects, name = await _half_deleted_object(store)
 
     async def finish_the_delete() -> None:
         await asyncio.sleep(0.2)
@@ -69,9 +69,6 @@ async def test_an_object_deleted_while_read_is_a_rejection_not_a_hang(
 async def test_an_unreadable_object_that_still_exists_is_retried(
     store: tuple[JetStreamContext, ObjectStore],
 ) -> None:
-    js, objects = store
-    name = f"t1/{uuid.uuid4().hex}"
-    await objects.put(name, b"policy text " * 1000)
-    await _purge_chunks(js, objects, name)
+    objects, name = await _half_deleted_object(store)
     with pytest.raises(TimeoutError):
         await ObjectStoreSource(objects, timeout=0.5).fetch(name)

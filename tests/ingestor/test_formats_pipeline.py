@@ -7,7 +7,8 @@ from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded
 from policypal.vectorstore import ChunkHit
 from tests import pdf_factory
 from tests.ingestor import document_factory
-from tests.ingestor.test_pipeline import Harness, make_upload, record_for
+from tests.ingestor.pipeline_harness import Harness
+from tests.support.document_uploads import make_upload, record_for
 
 pytestmark = pytest.mark.integration
 

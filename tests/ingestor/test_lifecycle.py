@@ -13,9 +13,10 @@ from policypal.contracts.envelope import new_event_id
 from policypal.vectorstore import ChunkPoint
 from tests import pdf_factory
 from tests.ingestor import document_factory
+from tests.ingestor.bus_harness import TIMEOUT, Running, until_terminal
 from tests.ingestor.fakes import MemorySource
-from tests.ingestor.test_pipeline import Harness
-from tests.ingestor.test_service import TIMEOUT, Running, _until_terminal, _wait_until_settled
+from tests.ingestor.pipeline_harness import Harness
+from tests.support.jetstream import wait_until_consumed
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +83,7 @@ async def test_docs_deleted_removes_chunks_and_bytes_on_the_bus(running: Running
     await publish_event(
         running.broker, upload.model_copy(update={"filename": "gone.docx", "content_type": ""})
     )
-    final = (await _until_terminal(events))[-1]
+    final = (await until_terminal(events))[-1]
     assert final["type"] == "document.ready", final["reason"]
     assert await running.index.count(tenant_id=running.tenant, document_id="gone") > 0
 
@@ -108,7 +109,7 @@ async def test_docs_deleted_removes_chunks_and_bytes_on_the_bus(running: Running
             break
         await _pause()
     assert await running.index.count(tenant_id=running.tenant, document_id="gone") == 0
-    await _wait_until_settled(running.js, DELETIONS_CONSUMER)
+    await wait_until_consumed(running.js, "DOCS", DELETIONS_CONSUMER)
     with pytest.raises(NotFoundError):
         await asyncio.wait_for(store.get(upload.object_name), TIMEOUT)
 

@@ -1,96 +1,19 @@
 """The pipeline end to end without the bus: real Redis (Valkey), in-memory Qdrant, fake source and sink."""
 
-from collections.abc import AsyncIterator
-
 import pytest
 from qdrant_client import models
-from redis.asyncio import Redis
 
 from ingestor import rejections
-from ingestor.pipeline import ChunkingOptions, IngestPipeline
 from policypal.bus import Unprocessable
-from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded
+from policypal.contracts import DocumentFailed, DocumentReady
 from policypal.contracts.envelope import new_event_id
-from policypal.state import DocumentCatalog, DocumentRecord, RequestLedger
-from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant, sparse_vectors
+from policypal.vectorstore import ChunkPoint, sparse_vectors
 from policypal.vectorstore.chunk_index import COLLECTION, SPARSE_VECTOR
 from tests import pdf_factory
-from tests.ingestor.fakes import HashEmbedder, MemorySource, RecordingSink
+from tests.ingestor.pipeline_harness import Harness
+from tests.support.document_uploads import make_upload
 
 pytestmark = pytest.mark.integration
-
-
-def make_upload(
-    document_id: str = "doc1", *, tenant: str = "t1", content_type: str = "application/pdf"
-) -> DocumentUploaded:
-    return DocumentUploaded(
-        tenant_id=tenant,
-        user_id="u1",
-        request_id=f"req-{document_id}",
-        thread_id=document_id,
-        document_id=document_id,
-        object_name=f"{tenant}/{document_id}",
-        filename=f"{document_id}.pdf",
-        content_type=content_type,
-        size_bytes=1,
-        sha256=f"sha-{document_id}",
-        title=f"Title {document_id}",
-        version="2024-01",
-        doc_type="policy",
-        set_name="hr",
-    )
-
-
-def record_for(upload: DocumentUploaded) -> DocumentRecord:
-    return DocumentRecord(
-        document_id=upload.document_id,
-        tenant_id=upload.tenant_id,
-        user_id=upload.user_id,
-        title=upload.title,
-        version=upload.version,
-        doc_type=upload.doc_type,
-        set_name=upload.set_name,
-        filename=upload.filename,
-        content_type=upload.content_type,
-        size_bytes=upload.size_bytes,
-        sha256=upload.sha256,
-        request_id=upload.request_id,
-    )
-
-
-class Harness:
-    def __init__(self, redis: Redis, index: ChunkIndex) -> None:
-        self.catalog = DocumentCatalog(redis)
-        self.ledger = RequestLedger(redis)
-        self.index = index
-        self.embedder = HashEmbedder()
-        self.source = MemorySource({})
-        self.sink = RecordingSink(self.ledger)
-        self.pipeline = IngestPipeline(
-            catalog=self.catalog,
-            ledger=self.ledger,
-            index=index,
-            embedder=self.embedder,
-            source=self.source,
-            sink=self.sink,
-            options=ChunkingOptions(chunk_size=1000, chunk_overlap=150, embed_group=4),
-            progress_interval=0.0,
-        )
-
-    async def upload(self, data: bytes, document_id: str = "doc1", **kwargs: str) -> DocumentUploaded:
-        upload = make_upload(document_id, **kwargs)
-        self.source.objects[upload.object_name] = data
-        await self.catalog.create(record_for(upload))
-        return upload
-
-
-@pytest.fixture
-async def harness(redis_client: Redis) -> AsyncIterator[Harness]:
-    client = open_qdrant(None)
-    index = ChunkIndex(client, model_id=HashEmbedder.model_id, dimension=HashEmbedder.dimension)
-    await index.ensure_collection()
-    yield Harness(redis_client, index)
-    await client.close()
 
 
 async def test_three_pages_become_ready_with_every_chunk_on_its_page(harness: Harness) -> None:

@@ -2,11 +2,11 @@
 
 import pytest
 
-from policypal.bus import document_store, publish_event
+from policypal.bus import publish_event
 from policypal.contracts import DocumentUploaded
 from tests.ingestor import document_factory
-from tests.ingestor.test_pipeline import make_upload, record_for
-from tests.ingestor.test_service import Running, _until_terminal
+from tests.ingestor.bus_harness import Running, until_terminal
+from tests.support.document_uploads import make_upload, store_upload
 
 pytestmark = pytest.mark.integration
 
@@ -15,8 +15,7 @@ async def _upload(running: Running, data: bytes, document_id: str, filename: str
     upload = make_upload(document_id, tenant=running.tenant).model_copy(
         update={"filename": filename, "content_type": ""}
     )
-    await (await document_store(running.js)).put(upload.object_name, data)
-    await running.catalog.create(record_for(upload))
+    await store_upload(running.js, running.catalog, upload, data)
     return upload
 
 
@@ -30,7 +29,7 @@ async def test_docx_and_hostile_files_side_by_side_each_end_right(running: Runni
     subscriptions = {name: await running.events(name) for name in uploads}
     for upload in uploads.values():
         await publish_event(running.broker, upload)
-    terminals = {name: (await _until_terminal(sub))[-1] for name, sub in subscriptions.items()}
+    terminals = {name: (await until_terminal(sub))[-1] for name, sub in subscriptions.items()}
 
     assert terminals["bomb"]["reason_code"] == "decompression_bomb"
     assert terminals["blob"]["reason_code"] == "corrupt"

@@ -25,7 +25,7 @@ def test_offline_unless_a_key_or_base_url_is_set(monkeypatch: pytest.MonkeyPatch
 def test_high_stakes_tasks_use_the_large_model(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings(_env_file=None)
     assert [settings.model_for(t) for t in ("audit", "compare_holistic")] == ["gpt-4o", "gpt-4o"]
-    routine: tuple[LLMTask, ...] = ("summarize", "inquire", "compare_focused", "query_rewrite")
+    routine: tuple[LLMTask, ...] = ("summarize", "inquire", "compare_focused", "query_rewrite", "themes")
     assert {settings.model_for(t) for t in routine} == {"gpt-4o-mini"}
     monkeypatch.setenv("POLICYPAL_LLM_LARGE_MODEL", "gpt-4.1")
     monkeypatch.setenv("POLICYPAL_LLM_SMALL_MODEL", "gpt-4.1-mini")

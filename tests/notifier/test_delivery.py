@@ -6,12 +6,12 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import fastapi.routing
 import httpx
 import pytest
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
+import notifier.streaming
 from policypal.auth import ApiKeyStore, issue_token
 from policypal.bus import publish_event
 from policypal.config import Settings
@@ -122,8 +122,8 @@ async def test_a_slow_reader_misses_nothing(
 async def test_keep_alive_comments_while_idle(
     client: httpx.AsyncClient, answer: Answer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # FastAPI sends ': ping' when the stream is idle (every 15 s); shortened here to keep the test fast.
-    monkeypatch.setattr(fastapi.routing, "_PING_INTERVAL", 0.2)
+    # The notifier sends ': ping' when the stream is idle (every 15 s); shortened here to keep the test fast.
+    monkeypatch.setattr(notifier.streaming, "PING_INTERVAL_SECONDS", 0.2)
     async with client.stream("GET", answer.url, headers=answer.headers) as r:
         async with asyncio.timeout(5):
             async for line in r.aiter_lines():

@@ -85,6 +85,8 @@ async def test_replays_in_order_and_ends_after_the_terminal_event(
     ) as r:
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("text/event-stream")
+        # So proxies pass events through at once (nginx buffers otherwise) and never cache them.
+        assert (r.headers["cache-control"], r.headers["x-accel-buffering"]) == ("no-cache", "no")
         got = await collect(r)
 
     assert [m.event for m in got] == ["status", "status", "status", "response"]

@@ -49,7 +49,12 @@ def entry(record: DocumentRecord, turn: int) -> RegistryEntry:
 
 
 def chat(
-    text: str, action: ActionName | None = None, documents: tuple[str, ...] = (), request_id: str = "req-1"
+    text: str,
+    action: ActionName | None = None,
+    documents: tuple[str, ...] = (),
+    request_id: str = "req-1",
+    *,
+    web: bool = False,
 ) -> ChatRequested:
     """A chat request of the test user in the test conversation."""
     return ChatRequested(
@@ -59,7 +64,7 @@ def chat(
         thread_id=CONV,
         message_id=f"user-{request_id}",
         text=text,
-        mentions=ChatMentions(action=action, documents=list(documents)),
+        mentions=ChatMentions(action=action, documents=list(documents), web=web),
     )
 
 

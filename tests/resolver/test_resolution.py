@@ -9,9 +9,12 @@ import pytest
 from redis.asyncio import Redis
 
 from policypal.bus import Unprocessable
+from policypal.contracts import ActionName, UserContext
 from policypal.state import ConversationRecord, ConversationStore
+from resolver.handoff import action_request
 from resolver.pipeline import Plan, Question, Refusal
 from resolver.resolution import owned_conversation
+from resolver.validation import WEB_DROPPED_NOTICE
 from tests.resolver.factories import CONV, TENANT, USER, chat, document, run_turn
 
 CATALOG = [
@@ -89,6 +92,37 @@ async def test_every_action_is_routed() -> None:
     outcome, _ = await run_turn(chat("@Summarize @Policy d1", "summarize", ("d1",)), CATALOG[:2])
     assert isinstance(outcome, Plan)
     assert outcome.turn.action == "summarize"
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "mentioned", "web"),
+    [
+        ("@Inquire @Policy d1 How long are records kept?", "inquire", True, True),
+        ("@Inquire @Policy d1 How long are records kept?", "inquire", False, False),
+        ("@Policy d1 how long are records kept?", None, True, True),
+        # The temporal-keyword scan still asks for the web without the mention.
+        ("@Inquire @Policy d1 What is the current retention period?", "inquire", False, True),
+        ("@Inquire @Policy d1 What is the current retention period?", "inquire", True, True),
+    ],
+)
+async def test_a_structured_web_mention_asks_for_the_web(
+    text: str, action: ActionName | None, mentioned: bool, web: bool
+) -> None:
+    event = chat(text, action, ("d1",), web=mentioned)
+    outcome, _ = await run_turn(event, CATALOG[:2])
+    assert isinstance(outcome, Plan)
+    assert (outcome.turn.action, outcome.turn.web) == ("inquire", web)
+    request = action_request(event, outcome, [], UserContext())
+    assert request.web is web
+
+
+async def test_a_structured_web_mention_is_dropped_for_compare_with_a_notice() -> None:
+    outcome, _ = await run_turn(
+        chat("@Compare @Policy d1 @Policy d2", "compare", ("d1", "d2"), web=True), CATALOG[:2]
+    )
+    assert isinstance(outcome, Plan)
+    assert outcome.turn.web is False
+    assert WEB_DROPPED_NOTICE in outcome.notices
 
 
 @pytest.mark.integration

@@ -3,13 +3,18 @@
 import asyncio
 import contextlib
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from nats.js import JetStreamContext
 from nats.js.api import RawStreamMsg
 from nats.js.errors import NotFoundError
+from pydantic import ValidationError
 
 from policypal.bus import declare_streams
+from policypal.contracts import parse_event
+from policypal.contracts.envelope import Envelope
+
+EventT = TypeVar("EventT", bound=Envelope)
 
 
 async def reset_bus(js: JetStreamContext, *, durables: dict[str, str], purge: dict[str, str]) -> None:
@@ -51,6 +56,29 @@ async def wait_for_messages(
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"{len(found)} of {count} messages on {subject} after {within} s")
         await asyncio.sleep(0.05)
+
+
+async def retained_events(
+    js: JetStreamContext,
+    stream: str,
+    subject: str,
+    event_type: type[EventT],
+    **fields: str,
+) -> list[EventT]:
+    """The events of ``event_type`` on ``subject`` of ``stream`` with the given ``fields``, oldest first.
+
+    Messages that are not valid events are passed over: some tests publish invalid ones on purpose.
+    """
+    found: list[EventT] = []
+    for msg in await stream_messages(js, stream, subject):
+        assert msg.data is not None
+        try:
+            event = parse_event(msg.data)
+        except ValidationError:
+            continue
+        if isinstance(event, event_type) and all(getattr(event, k) == v for k, v in fields.items()):
+            found.append(event)
+    return found
 
 
 def payload(msg: RawStreamMsg) -> dict[str, Any]:

@@ -3,9 +3,13 @@
 import asyncio
 import contextlib
 import time
+from abc import ABC, abstractmethod
+from typing import Self
 
 import uvicorn
 from fastapi import FastAPI
+
+from policypal.devstack import free_port
 
 
 class LocalHTTPServer:
@@ -34,3 +38,22 @@ class LocalHTTPServer:
             self._server.should_exit = True
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+class ScriptedServer(ABC):
+    """A scripted stand-in for an outside HTTP API, served on a free port while ``async with`` lasts."""
+
+    def __init__(self, name: str) -> None:
+        self.port = free_port()
+        self._server = LocalHTTPServer(self._app(), self.port, name)
+
+    @abstractmethod
+    def _app(self) -> FastAPI:
+        """The routes the stand-in answers."""
+
+    async def __aenter__(self) -> Self:
+        await self._server.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self._server.stop()

@@ -19,8 +19,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from policypal.devstack import free_port
-from tests.support.local_http import LocalHTTPServer
+from tests.support.local_http import ScriptedServer
 
 
 @dataclass(frozen=True)
@@ -79,17 +78,16 @@ class RecordedRequest:
         return messages
 
 
-class ScriptedOpenAI:
+class ScriptedOpenAI(ScriptedServer):
     """The server; ``async with ScriptedOpenAI() as server:`` then ``server.base_url``."""
 
     def __init__(self) -> None:
-        self.port = free_port()
+        super().__init__("scripted OpenAI server")
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.requests: list[RecordedRequest] = []
         self.embedding_requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._embedding_failures: deque[Reply] = deque()
-        self._server = LocalHTTPServer(self._app(), self.port, "scripted OpenAI server")
 
     def enqueue(self, *replies: Reply) -> None:
         """Add replies, taken one per request in order."""
@@ -103,13 +101,6 @@ class ScriptedOpenAI:
     def pending(self) -> int:
         """Scripted replies not yet used."""
         return len(self._script)
-
-    async def __aenter__(self) -> "ScriptedOpenAI":
-        await self._server.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self._server.stop()
 
     def _app(self) -> FastAPI:
         app = FastAPI()

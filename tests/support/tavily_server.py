@@ -11,8 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from policypal.devstack import free_port
-from tests.support.local_http import LocalHTTPServer
+from tests.support.local_http import ScriptedServer
 
 
 @dataclass(frozen=True)
@@ -28,27 +27,19 @@ class SearchReply:
         return cls(status=status)
 
 
-class ScriptedTavily:
+class ScriptedTavily(ScriptedServer):
     """``async with ScriptedTavily() as server:`` then ``server.base_url``; ``server.requests`` holds bodies."""
 
     def __init__(self) -> None:
-        self.port = free_port()
+        super().__init__("scripted Tavily server")
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.requests: list[dict[str, Any]] = []
         self.authorizations: list[str] = []
         self._script: deque[SearchReply] = deque()
-        self._server = LocalHTTPServer(self._app(), self.port, "scripted Tavily server")
 
     def enqueue(self, *replies: SearchReply) -> None:
         """Add replies, taken one per search in order."""
         self._script.extend(replies)
-
-    async def __aenter__(self) -> "ScriptedTavily":
-        await self._server.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self._server.stop()
 
     def _app(self) -> FastAPI:
         app = FastAPI()

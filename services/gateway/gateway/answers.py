@@ -1,16 +1,12 @@
 """Answers to PalAssist questions: checked against the pending interrupt, kept, published as ``chat.resumed``."""
 
-import logging
-
 from fastapi import HTTPException, status
 
 from gateway.deadlines import register_deadline
+from gateway.publishing import publish_or_503
 from gateway.resources import Resources
-from policypal.bus import publish_event
 from policypal.contracts import ChatResumed, InterruptEvent, ResumeValue
 from policypal.state import ConversationMemory, ConversationRecord, StoredMessage, user_message_id
-
-logger = logging.getLogger(__name__)
 
 _NOT_OPEN = (
     "There is no open question with this id: it was answered, cancelled or replaced by a newer message."
@@ -68,14 +64,12 @@ async def post_answer(
         resume_value=answer,
     )
     await register_deadline(resources, conversation, request_id)
-    try:
-        await publish_event(resources.broker, event, msg_id=request_id)
-    except Exception as exc:
-        logger.exception("publishing chat.resumed failed for %s", request_id)
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The answer is saved but could not be queued; send it again with the same Idempotency-Key.",
-        ) from exc
+    await publish_or_503(
+        resources,
+        event,
+        msg_id=request_id,
+        refusal="The answer is saved but could not be queued; send it again with the same Idempotency-Key.",
+    )
     return message_id
 
 

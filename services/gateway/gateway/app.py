@@ -20,7 +20,7 @@ from gateway import (
     tenants,
     widget,
 )
-from gateway.cors import TenantCors
+from gateway.cors import add_tenant_cors
 from gateway.health import open_qdrant_probe
 from gateway.rate_limits import enforce_rate_limit
 from gateway.resources import Resources
@@ -83,7 +83,7 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(UploadSizeGuard, max_upload_bytes=settings.max_upload_bytes)
     # Added last, so outermost: errors from the inner layers (413, 429...) carry CORS headers too.
-    app.add_middleware(TenantCors)
+    add_tenant_cors(app)
     app.include_router(health.router)
     limited = Depends(enforce_rate_limit)
     app.include_router(documents.router, dependencies=[Depends(require_scope("ingest")), limited])

@@ -7,7 +7,6 @@ for the owner of the documents, since a user's chunks are searched under that us
 their own documents. The audit runs in a conversation of that owner, where its answer also appears.
 """
 
-import logging
 import uuid
 from datetime import datetime
 from typing import Annotated, Literal, Self
@@ -18,10 +17,10 @@ from pydantic import BaseModel, Field, StringConstraints, model_validator
 from gateway.conversations import conversation_events_url, request_id_for
 from gateway.deadlines import register_deadline
 from gateway.models import ErrorBody
+from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal, TenantStore
 from policypal.auth.http import require_scope
-from policypal.bus import publish_event
 from policypal.contracts import ActionRequested, ErrorEvent, ResolvedDocument, ResponseEvent, UserContext
 from policypal.contracts.audit import AuditResult
 from policypal.contracts.envelope import SafeId
@@ -34,8 +33,6 @@ from policypal.state import (
     StoredMessage,
     user_message_id,
 )
-
-logger = logging.getLogger(__name__)
 
 router = APIRouter(tags=["audits"])
 
@@ -156,15 +153,13 @@ async def create_audit(
         ),
     )
     await register_deadline(resources, conversation, request_id)
-    try:
-        # The resolver's Nats-Msg-Id for a hand-off: a retried POST publishes nothing new.
-        await publish_event(resources.broker, event, msg_id=f"action:{request_id}")
-    except Exception as exc:
-        logger.exception("publishing actions.audit.requested failed for %s", request_id)
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The audit could not be queued; send it again with the same Idempotency-Key.",
-        ) from exc
+    # The resolver's Nats-Msg-Id for a hand-off: a retried POST publishes nothing new.
+    await publish_or_503(
+        resources,
+        event,
+        msg_id=f"action:{request_id}",
+        refusal="The audit could not be queued; send it again with the same Idempotency-Key.",
+    )
     return AuditAccepted(
         request_id=request_id,
         thread_id=conversation.conversation_id,

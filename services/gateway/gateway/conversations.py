@@ -1,6 +1,5 @@
 """Conversations: create, list, rename, delete, read with history, and post a message (``chat.requested``)."""
 
-import logging
 import uuid
 from typing import Annotated
 
@@ -21,10 +20,10 @@ from gateway.models import (
     MessageCreate,
     ResumeCreate,
 )
+from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
 from policypal.auth.http import BearerPrincipal
-from policypal.bus import publish_event
 from policypal.contracts import ChatRequested, ResumeValue, new_event_id
 from policypal.state import (
     ConversationMemory,
@@ -32,8 +31,6 @@ from policypal.state import (
     StoredMessage,
     user_message_id,
 )
-
-logger = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
 
@@ -123,14 +120,12 @@ async def post_message(
     )
     # Published even on a retry: the first attempt may have stored the turn and then failed to
     # publish. Nats-Msg-Id = request id makes JetStream drop the copy when the first one got through.
-    try:
-        await publish_event(resources.broker, event, msg_id=request_id)
-    except Exception as exc:
-        logger.exception("publishing chat.requested failed for %s", request_id)
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The message is saved but could not be queued; send it again with the same Idempotency-Key.",
-        ) from exc
+    await publish_or_503(
+        resources,
+        event,
+        msg_id=request_id,
+        refusal="The message is saved but could not be queued; send it again with the same Idempotency-Key.",
+    )
     events_url = conversation_events_url(resources, conversation.conversation_id)
     return MessageAccepted(
         request_id=request_id, message_id=message_id, events_url=f"{events_url}?request_id={request_id}"
@@ -282,10 +277,9 @@ async def resume_conversation(
     idempotency_key: Annotated[str | None, _IDEMPOTENCY_HEADER] = None,
 ) -> MessageAccepted:
     """Answer the pending PalAssist question; 409 when it is not (or no longer) the open one."""
-    conversation = await owned_conversation(resources, principal, conversation_id)
-    request_id = request_id_for(principal, conversation_id, idempotency_key)
-    message_id = await post_answer(resources, conversation, body.interrupt_id, body.resume_value, request_id)
-    return _accepted(resources, conversation_id, request_id, message_id)
+    return await _answer(
+        resources, principal, conversation_id, body.interrupt_id, body.resume_value, idempotency_key
+    )
 
 
 @router.post(
@@ -302,10 +296,21 @@ async def cancel_interrupt(
     idempotency_key: Annotated[str | None, _IDEMPOTENCY_HEADER] = None,
 ) -> MessageAccepted:
     """Cancel the pending PalAssist question: the request ends with a ``cancelled`` error event."""
+    cancel = ResumeValue(type="cancel")
+    return await _answer(resources, principal, conversation_id, body.interrupt_id, cancel, idempotency_key)
+
+
+async def _answer(
+    resources: Resources,
+    principal: Principal,
+    conversation_id: str,
+    interrupt_id: str,
+    answer: ResumeValue,
+    idempotency_key: str | None,
+) -> MessageAccepted:
     conversation = await owned_conversation(resources, principal, conversation_id)
     request_id = request_id_for(principal, conversation_id, idempotency_key)
-    cancel = ResumeValue(type="cancel")
-    message_id = await post_answer(resources, conversation, body.interrupt_id, cancel, request_id)
+    message_id = await post_answer(resources, conversation, interrupt_id, answer, request_id)
     return _accepted(resources, conversation_id, request_id, message_id)
 
 

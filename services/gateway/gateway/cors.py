@@ -1,133 +1,22 @@
-"""CORS for the tenants' allowed origins only.
+"""The gateway's CORS policy: the tenants' allowed origins only (``policypal.auth.cors``), every method."""
 
-The rule: a browser Origin gets CORS headers when it is one of the allowed domains of ANY tenant; every
-other Origin gets none. A preflight carries no credential, so the tenant cannot be known there; the
-actual request is still authorized by its own token (bearer tokens, never cookies, so no
-``Allow-Credentials``), and a token of tenant A used from tenant B's site is refused or scoped to A as
-it would be without CORS. The allowed domains are indexed in Redis, one set of tenants per domain
-pattern, updated whenever a tenant's profile is saved; a check costs one round trip however many
-tenants there are.
-"""
-
-import logging
-from urllib.parse import urlsplit
-
+from fastapi import FastAPI
 from redis.asyncio import Redis
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.responses import PlainTextResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
-logger = logging.getLogger(__name__)
+from policypal.auth.cors import TenantCors
 
-ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE"
-ALLOWED_HEADERS = "Authorization, Content-Type, X-API-Key, Idempotency-Key, Last-Event-ID"
-EXPOSED_HEADERS = "Retry-After, WWW-Authenticate"
-PREFLIGHT_MAX_AGE_SECONDS = 600
+ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+ALLOWED_HEADERS = ("Authorization", "Content-Type", "X-API-Key", "Idempotency-Key", "Last-Event-ID")
 
 
-def _pattern_key(pattern: str) -> str:
-    # Across tenants, like the deadline index: "system" is never a tenant id the API hands out.
-    return f"pp:system:cors:{pattern}"
+def _redis(scope: Scope) -> Redis:
+    redis: Redis = scope["app"].state.resources.redis
+    return redis
 
 
-def origin_patterns(origin: str) -> list[str]:
-    """Every allowed-domain pattern that would admit ``origin`` (scheme://host[:port]); [] if malformed.
-
-    Mirrors ``policypal.auth.origin_allowed``: a pattern without a port admits any port of the host,
-    one with a port only that port, and ``*.example.com`` every subdomain (not example.com itself).
-    """
-    try:
-        parts = urlsplit(origin.strip().lower())
-        port = parts.port
-    except ValueError:
-        return []
-    host = parts.hostname
-    if parts.scheme not in ("http", "https") or not host or parts.path not in ("", "/"):
-        return []
-    labels = host.split(".")
-    hosts = [host] + ["*." + ".".join(labels[i:]) for i in range(1, len(labels))]
-    return hosts + [f"{h}:{port}" for h in hosts] if port else hosts
-
-
-class AllowedOrigins:
-    """The index of every tenant's allowed domains in Redis."""
-
-    def __init__(self, redis: Redis) -> None:
-        self._redis = redis
-
-    async def replace(self, tenant_id: str, old: list[str], new: list[str]) -> None:
-        """Move ``tenant_id`` from the patterns of its old allowed domains to those of its new ones."""
-        async with self._redis.pipeline(transaction=True) as pipe:
-            for pattern in set(old) - set(new):
-                pipe.srem(_pattern_key(pattern), tenant_id)
-            for pattern in set(new):
-                pipe.sadd(_pattern_key(pattern), tenant_id)
-            await pipe.execute()
-
-    async def allows(self, origin: str) -> bool:
-        """True when some tenant allows ``origin``."""
-        patterns = origin_patterns(origin)
-        if not patterns:
-            return False
-        return bool(await self._redis.exists(*(_pattern_key(p) for p in patterns)))
-
-
-class TenantCors:
-    """ASGI middleware: CORS headers for indexed origins, answers preflights, leaves other requests be."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = Headers(scope=scope)
-        origin = headers.get("origin")
-        if origin is None:
-            await self.app(scope, receive, send)
-            return
-        allowed = await self._allowed(scope, origin)
-        if scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
-            await self._preflight(origin, allowed)(scope, receive, send)
-            return
-        if not allowed:
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_cors(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                response_headers = MutableHeaders(scope=message)
-                response_headers["Access-Control-Allow-Origin"] = origin
-                response_headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-                response_headers.add_vary_header("Origin")
-            await send(message)
-
-        await self.app(scope, receive, send_with_cors)
-
-    @staticmethod
-    async def _allowed(scope: Scope, origin: str) -> bool:
-        try:
-            return await AllowedOrigins(scope["app"].state.resources.redis).allows(origin)
-        except Exception:  # Redis down or the app not started: no CORS, the request itself still runs
-            logger.warning("CORS origin check failed; answering without CORS headers", exc_info=True)
-            return False
-
-    @staticmethod
-    def _preflight(origin: str, allowed: bool) -> Response:
-        if not allowed:
-            return PlainTextResponse(
-                "This origin is not allowed to call the PolicyPal API.",
-                status_code=403,
-                headers={"Vary": "Origin"},
-            )
-        return Response(
-            status_code=204,
-            headers={
-                "Access-Control-Allow-Origin": origin,
-                "Access-Control-Allow-Methods": ALLOWED_METHODS,
-                "Access-Control-Allow-Headers": ALLOWED_HEADERS,
-                "Access-Control-Max-Age": str(PREFLIGHT_MAX_AGE_SECONDS),
-                "Vary": "Origin",
-            },
-        )
+def add_tenant_cors(app: FastAPI) -> None:
+    """Answer CORS for the tenants' allowed origins; add it last, so it wraps every other middleware."""
+    app.add_middleware(
+        TenantCors, redis_of=_redis, allow_methods=ALLOWED_METHODS, allow_headers=ALLOWED_HEADERS
+    )

@@ -4,7 +4,6 @@ The reviewer's answer lands in the ticket's conversation as an assistant message
 by a reviewer, and is published as a ``response`` event so open SSE clients see it at once.
 """
 
-import logging
 from datetime import datetime
 from typing import Annotated
 
@@ -12,14 +11,12 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
 from pydantic import BaseModel, Field, StringConstraints
 
 from gateway.models import ErrorBody
+from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
 from policypal.auth.http import require_scope
-from policypal.bus import publish_event
 from policypal.contracts import ActionName, EscalationStatus, ResponseEvent
 from policypal.state import AlreadyResolved, EscalationStore, EscalationTicket, StoredMessage
-
-logger = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/admin/escalations", tags=["admin"])
 
@@ -145,12 +142,10 @@ async def _deliver(resources: Resources, ticket: EscalationTicket) -> None:
             },
         ),
     )
-    try:
-        await publish_event(resources.broker, event, msg_id=f"reviewer:{ticket.escalation_id}")
-    except Exception as exc:
-        logger.exception("publishing the reviewer's answer failed for %s", ticket.escalation_id)
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The answer is saved in the conversation, but open clients could not be notified; "
-            "they will see it when they reload the conversation.",
-        ) from exc
+    await publish_or_503(
+        resources,
+        event,
+        msg_id=f"reviewer:{ticket.escalation_id}",
+        refusal="The answer is saved in the conversation, but open clients could not be notified; "
+        "they will see it when they reload the conversation.",
+    )

@@ -40,6 +40,7 @@ class MentionSuggestion(BaseModel):
     detail: str = Field(description="A short second line.", examples=["Version 2016 · regulation · ready"])
     insert_text: str = Field(examples=["@GDPR"])
     action: ActionName | None = Field(default=None, description="For an action: mentions.action.")
+    web: bool = Field(default=False, description="For the web: set mentions.web to true.")
     document_ids: list[str] = Field(
         default_factory=list,
         description="For a document or a set: the ids to put in mentions.documents.",
@@ -140,7 +141,7 @@ async def suggest_mentions(
                 )
         documents = document_suggestions(records, prefix, limit)
     web = (
-        [MentionSuggestion(kind="web", label=_WEB_LABEL, detail=_WEB_HINT, insert_text="@web")]
+        [MentionSuggestion(kind="web", label=_WEB_LABEL, detail=_WEB_HINT, insert_text="@web", web=True)]
         if matches(_WEB_LABEL, prefix)
         else []
     )

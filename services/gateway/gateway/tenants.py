@@ -4,10 +4,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from gateway.cors import AllowedOrigins
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
 from policypal.auth import Principal, TenantProfile, TenantSettings, TenantStore
+from policypal.auth.cors import AllowedOrigins
 from policypal.auth.http import require_scope
 
 router = APIRouter(prefix="/v1/admin/tenant", tags=["admin"])
@@ -30,7 +30,7 @@ async def get_tenant(principal: AdminPrincipal, resources: ResourcesDep) -> Tena
 async def put_tenant(
     body: TenantSettings, principal: AdminPrincipal, resources: ResourcesDep
 ) -> TenantProfile:
-    """Replace the caller's tenant profile; its allowed domains get CORS from now on (see gateway.cors)."""
+    """Replace the caller's tenant profile; its allowed domains get CORS from now on (see policypal.auth.cors)."""
     store = TenantStore(resources.redis)
     previous = await store.get(principal.tenant_id)
     profile = await store.put(principal.tenant_id, body)

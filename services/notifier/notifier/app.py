@@ -5,17 +5,29 @@ from contextlib import asynccontextmanager
 
 import nats
 from fastapi import FastAPI, Request, Response, status
+from redis.asyncio import Redis
+from starlette.types import Scope
 
 from notifier import routes
 from notifier.fanout import FanOut
 from notifier.resources import Resources
 from notifier.routes import StreamAlreadyEnded
 from policypal.auth import Authenticator
+from policypal.auth.cors import TenantCors
 from policypal.bus import declare_streams
 from policypal.bus.broker import DEFAULT_NATS_URL
 from policypal.config import Settings
 from policypal.contracts.streams import EVENTS
 from policypal.state import ConversationStore, DocumentCatalog, connect_redis
+
+#: Browsers only GET streams; EventSource cannot set headers, but fetch-based readers can.
+CORS_METHODS = ("GET",)
+CORS_HEADERS = ("Authorization", "X-API-Key", "Last-Event-ID")
+
+
+def _redis(scope: Scope) -> Redis:
+    redis: Redis = scope["app"].state.resources.redis
+    return redis
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -59,6 +71,8 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    # The widget opens its EventSource from a tenant's site: the same origins as the gateway answer.
+    app.add_middleware(TenantCors, redis_of=_redis, allow_methods=CORS_METHODS, allow_headers=CORS_HEADERS)
 
     @app.exception_handler(StreamAlreadyEnded)
     async def _ended(request: Request, exc: StreamAlreadyEnded) -> Response:

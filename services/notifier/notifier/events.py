@@ -5,10 +5,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi.sse import ServerSentEvent
 from nats.aio.msg import Msg
 from opentelemetry import propagate
 
+from notifier.wire import SseFrame, event_frame
 from policypal.telemetry import tracer
 
 logger = logging.getLogger(__name__)
@@ -20,7 +20,7 @@ class StoredEvent:
 
     sequence: int
     payload: dict[str, Any] | None
-    sse: ServerSentEvent | None
+    sse: SseFrame | None
 
 
 def stored_event(msg: Msg) -> StoredEvent:
@@ -31,14 +31,16 @@ def stored_event(msg: Msg) -> StoredEvent:
     """
     sequence = msg.metadata.sequence.stream
     payload = _decode(msg)
-    if payload is None or not isinstance(payload.get("type"), str):
+    # The type becomes the ``event:`` line: a line break in it would forge SSE fields.
+    kind = payload.get("type") if payload is not None else None
+    if not isinstance(kind, str) or "\n" in kind or "\r" in kind:
         logger.warning("skipping an undecodable event on %s", msg.subject)
         return StoredEvent(sequence=sequence, payload=None, sse=None)
     span = tracer("notifier").start_span("sse deliver", context=propagate.extract(msg.headers or {}))
-    span.set_attribute("policypal.event_type", payload["type"])
+    span.set_attribute("policypal.event_type", kind)
     span.set_attribute("policypal.stream_sequence", sequence)
     span.end()
-    sse = ServerSentEvent(id=str(sequence), event=payload["type"], raw_data=msg.data.decode())
+    sse = event_frame(str(sequence), kind, msg.data.decode())
     return StoredEvent(sequence=sequence, payload=payload, sse=sse)
 
 

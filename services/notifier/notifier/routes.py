@@ -1,15 +1,14 @@
 """The event-stream routes and the health probes of the notifier."""
 
 import asyncio
-from collections.abc import AsyncIterable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Path, Query, Response, status
-from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, Field
 
 from notifier.resources import ResourcesDep
 from notifier.streaming import StreamPlan, already_ended, thread_events
+from notifier.wire import SSE_OPENAPI_CONTENT, EventStreamResponse, event_stream_response
 from policypal.auth import Principal
 from policypal.auth.http import require_stream_scope
 from policypal.contracts import CHAT_TERMINAL_TYPES, DOCUMENT_TERMINAL_TYPES
@@ -128,6 +127,10 @@ async def document_plan(
 
 
 _STREAM_RESPONSES: dict[int | str, dict[str, object]] = {
+    200: {
+        "description": "Server-Sent Events, each with its stream sequence as id.",
+        "content": SSE_OPENAPI_CONTENT,
+    },
     204: {"description": "The request already ended before the given Last-Event-ID; do not reconnect."},
     400: {"model": ErrorBody},
     401: {"model": ErrorBody},
@@ -138,30 +141,28 @@ _STREAM_RESPONSES: dict[int | str, dict[str, object]] = {
 
 @router.get(
     "/v1/conversations/{conversation_id}/events",
-    response_class=EventSourceResponse,
+    response_class=EventStreamResponse,
     responses=_STREAM_RESPONSES,
     tags=["events"],
 )
 async def conversation_events(
     plan: Annotated[StreamPlan, Depends(conversation_plan)], resources: ResourcesDep
-) -> AsyncIterable[ServerSentEvent]:
+) -> EventStreamResponse:
     """A conversation's events (status, tokens, interrupt, response, error) as Server-Sent Events."""
-    async for event in thread_events(resources.js, resources.fanout, plan):
-        yield event
+    return event_stream_response(thread_events(resources.js, resources.fanout, plan))
 
 
 @router.get(
     "/v1/documents/{document_id}/events",
-    response_class=EventSourceResponse,
+    response_class=EventStreamResponse,
     responses=_STREAM_RESPONSES,
     tags=["events"],
 )
 async def document_events(
     plan: Annotated[StreamPlan, Depends(document_plan)], resources: ResourcesDep
-) -> AsyncIterable[ServerSentEvent]:
+) -> EventStreamResponse:
     """A document's ingestion events (progress, ready, failed) as Server-Sent Events."""
-    async for event in thread_events(resources.js, resources.fanout, plan):
-        yield event
+    return event_stream_response(thread_events(resources.js, resources.fanout, plan))
 
 
 @router.get("/healthz", response_model=Health, tags=["health"])

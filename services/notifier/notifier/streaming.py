@@ -4,6 +4,7 @@ Nothing here knows about HTTP requests: a ``StreamPlan`` says what to stream and
 ``thread_events`` yields the SSE messages until the plan's request ends or the client goes away.
 """
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -12,13 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
-from fastapi.sse import ServerSentEvent
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from nats.js.errors import NotFoundError
 
 from notifier.events import StoredEvent, stored_event
 from notifier.fanout import FanOut, ListenerOverflowed, remove_consumer
+from notifier.wire import PING, SseFrame, comment_frame
 from policypal.contracts import CHAT_TERMINAL_TYPES
 from policypal.contracts.streams import EVENTS
 from policypal.contracts.subjects import thread_events_filter
@@ -29,6 +30,9 @@ logger = logging.getLogger(__name__)
 _UNSUBSCRIBE_TIMEOUT_SECONDS = 2.0
 #: The last line a client too slow for the live feed gets before the server closes its stream.
 SLOW_CLIENT_COMMENT = "slow client: reconnect with Last-Event-ID to resume"
+_SLOW_CLIENT = comment_frame(SLOW_CLIENT_COMMENT)
+#: Seconds a live stream may stay silent before a keep-alive comment (``: ping``) goes out.
+PING_INTERVAL_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ async def already_ended(js: JetStreamContext, plan: StreamPlan) -> bool:
     return isinstance(payload, dict) and _ends(plan, payload)
 
 
-def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[ServerSentEvent, bool] | None:
+def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[SseFrame, bool] | None:
     """The SSE message of one stored event and whether it ends the plan; None to skip it."""
     if event.payload is None or event.sse is None:
         return None
@@ -87,15 +91,14 @@ def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[ServerSentEvent, bool
     return event.sse, _ends(plan, event.payload)
 
 
-async def thread_events(
-    js: JetStreamContext, fanout: FanOut, plan: StreamPlan
-) -> AsyncGenerator[ServerSentEvent]:
+async def thread_events(js: JetStreamContext, fanout: FanOut, plan: StreamPlan) -> AsyncGenerator[SseFrame]:
     """Yield the thread's events in stream order; stop after the plan's terminal event, if any.
 
     The connection joins the thread's shared live feed first, then replays the retained events (all
     of them, or those after ``last_event_id``) through its own short-lived consumer until caught up,
     and then follows the live feed, skipping what the replay already sent: no gap, no duplicate. A
     client too slow for the live feed gets a final comment and is disconnected, to resume by id.
+    A live stream silent for ``PING_INTERVAL_SECONDS`` gets a keep-alive comment.
     """
     async with fanout.listen(plan.subject) as listener:
         last_sent = plan.last_event_id or 0
@@ -109,10 +112,13 @@ async def thread_events(
                         return
         while True:
             try:
-                # No timeout: FastAPI sends keep-alive pings while we wait.
-                event = await listener.next()
+                async with asyncio.timeout(PING_INTERVAL_SECONDS):
+                    event = await listener.next()
+            except TimeoutError:
+                yield PING
+                continue
             except ListenerOverflowed:
-                yield ServerSentEvent(comment=SLOW_CLIENT_COMMENT)
+                yield _SLOW_CLIENT
                 return
             if event.sequence <= last_sent:
                 continue  # the replay sent it already

@@ -63,6 +63,8 @@ class Turn(BaseModel):
             text=event.text,
             explicit_action=event.mentions.action,
             mentioned_ids=list(dict.fromkeys(event.mentions.documents)),
+            # A structured @Web mention; the intent step ORs in the @web text tag and the temporal scan.
+            web=event.mentions.web,
         )
 
     def add_documents(self, found: list[ResolvedDocument]) -> None:

@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 
 from actions.audit.drafted_audit import QUOTE_DROPPED_NOTICE
 from actions.audit.service import DURABLE, SUBJECT, build_router
+from actions.drafting import llm_fallback_notice
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
@@ -329,6 +330,9 @@ async def test_llm_policy_audit_extracts_themes_and_cites_both_sides(
 
     themes_request, audit_request = openai_server.requests
     assert themes_request.body["response_format"]["json_schema"]["name"] == "AuditThemes"
+    # Naming the themes is a light call (the small model); the audit itself is the large model's.
+    assert (themes_request.body["model"], audit_request.body["model"]) == ("gpt-4o-mini", "gpt-4o")
+    assert body["model"] == "gpt-4o"
     assert (
         "- Record retention\n- Data transfers\n- Incident reporting" in audit_request.messages[-1]["content"]
     )
@@ -342,3 +346,77 @@ async def test_llm_policy_audit_extracts_themes_and_cites_both_sides(
     )
     assert_citations_verbatim(body, [policy, reg24])
     assert {c["document_id"] for c in body["citations"]} == {"policy", "reg24"}
+
+
+async def test_llm_server_errors_fall_back_to_the_offline_policy_audit_with_a_notice(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (policy, reg24, reg25) = library
+    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
+    broker = await harness.start(index, embedder, llm=llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit our policy",
+        [policy, reg24, reg25],
+        source_document_id="policy",
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    # The themes call and its one retry, then the offline audit.
+    assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
+        "AuditThemes"
+    ] * 2
+    assert openai_server.pending == 0
+    assert body["model"] == "offline-extractive"
+    assert body["notices"] == [llm_fallback_notice("audit")]
+    result = AuditResult.model_validate(body["result"])
+    assert (result.mode, result.overall_status, result.source_document_id) == (
+        "policy",
+        "Needs Review",
+        "policy",
+    )
+    assert _finding(result, "reg24", POLICY_RETENTION).severity == "High"
+    assert_citations_verbatim(body, [policy, reg24, reg25])
+
+
+async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    impatient_llm: LLM,
+) -> None:
+    index, (_, reg24, reg25) = library
+    openai_server.enqueue(Reply.slow(1.0), Reply.slow(1.0))
+    broker = await harness.start(index, embedder, llm=impatient_llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit this email",
+        [reg24, reg25],
+        source_text=EMAIL,
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    # The audit call timed out, was retried once, then the offline audit answered.
+    assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
+        "AuditResult"
+    ] * 2
+    assert openai_server.pending == 0
+    assert body["model"] == "offline-extractive"
+    assert body["notices"] == [llm_fallback_notice("audit")]
+    result = AuditResult.model_validate(body["result"])
+    assert (result.mode, result.overall_status, result.statements_checked) == ("text", "Needs Review", 5)
+    for target in ("reg24", "reg25"):
+        assert _finding(result, target, POLICY_RETENTION).severity == "High"
+    assert all(finding.source_quote in EMAIL for finding in result.findings)
+    assert_citations_verbatim(body, [reg24, reg25])

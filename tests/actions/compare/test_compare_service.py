@@ -10,6 +10,7 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.compare.service import DURABLE, SUBJECT, build_router
+from actions.drafting import llm_fallback_notice
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
@@ -178,7 +179,9 @@ async def test_llm_holistic_comparison_extracts_themes_then_streams_the_cited_re
 
     themes_request, report_request = openai_server.requests
     assert themes_request.body["response_format"]["json_schema"]["name"] == "ComparisonThemes"
-    assert (themes_request.body["model"], report_request.body["model"], body["model"]) == ("gpt-4o",) * 3
+    # Naming the themes is a light call (the small model); the synthesis is the large model's.
+    assert themes_request.body["model"] == "gpt-4o-mini"
+    assert report_request.body["model"] == body["model"] == "gpt-4o"
     assert (
         "1. Record retention\n2. Data transfers\n3. Incident reporting"
         in report_request.messages[-1]["content"]
@@ -188,11 +191,13 @@ async def test_llm_holistic_comparison_extracts_themes_then_streams_the_cited_re
     assert "".join(t["text"] for t in await harness.tokens(TENANT)) == REPORT
     assert "[40]" not in body["answer"]
     assert_llm_citations(body, report_request, [reg24, reg25])
-    price = price_of("gpt-4o")
-    assert price is not None
+    small, large = price_of("gpt-4o-mini"), price_of("gpt-4o")
+    assert small is not None
+    assert large is not None
     assert body["usage"]["prompt_tokens"] == 7000
     assert body["usage"]["cost_usd"] == pytest.approx(
-        (7000 * price.prompt_per_million + 120 * price.completion_per_million) / 1e6
+        (3000 * small.prompt_per_million + 30 * small.completion_per_million) / 1e6
+        + (4000 * large.prompt_per_million + 90 * large.completion_per_million) / 1e6
     )
 
 
@@ -244,3 +249,55 @@ async def test_llm_malformed_themes_are_corrected_once(
     assert correction.messages[-2] == {"role": "assistant", "content": "{themes: Record retention"}
     assert body["result"]["theme_attempts"] == 2
     assert body["result"]["themes"] == THEMES["themes"]
+
+
+async def test_llm_server_errors_fall_back_to_the_offline_comparison_with_a_notice(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, _) = library
+    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    body = await harness.terminal(TENANT)
+
+    # The themes call and its one retry, then the offline report.
+    assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
+        "ComparisonThemes"
+    ] * 2
+    assert openai_server.pending == 0
+    assert (body["model"], body["result"]["mode"]) == ("offline-extractive", "holistic")
+    assert body["notices"] == [llm_fallback_notice("comparison")]
+    assert "## Key differences" in body["answer"]
+    changes = [c for d in body["result"]["differences"] for c in d["changes"]]
+    assert {"before": "seven", "after": "ten"} in changes
+    assert_citations_verbatim(body, [reg24, reg25])
+    assert await harness.tokens(TENANT) == []
+
+
+async def test_llm_timeouts_fall_back_to_the_offline_difference_table_with_a_notice(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    impatient_llm: LLM,
+) -> None:
+    index, (reg24, reg25, policy) = library
+    openai_server.enqueue(Reply.slow(1.0), Reply.slow(1.0))
+    broker = await harness.start(index, embedder, llm=impatient_llm)
+    question = "How long must customer records be retained?"
+    await harness.ask(broker, request(TENANT, "compare", question, [reg24, reg25, policy]))
+    body = await harness.terminal(TENANT)
+
+    # The streamed table timed out before its first token, was retried once, then answered offline.
+    assert [r.body["stream"] for r in openai_server.requests] == [True, True]
+    assert openai_server.pending == 0
+    assert (body["model"], body["result"]["mode"]) == ("offline-extractive", "focused")
+    assert body["notices"] == [llm_fallback_notice("comparison")]
+    table = [line for line in body["answer"].splitlines() if line.startswith("| “")]
+    assert ["seven years" in table[0], "ten years" in table[1], "two years" in table[2]] == [True] * 3
+    assert_citations_verbatim(body, [reg24, reg25, policy])
+    assert await harness.tokens(TENANT) == []

@@ -16,6 +16,7 @@ from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationStore
 from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
+from tests.actions.conftest import LLAMA_MODEL_ALIAS, LLAMA_SECONDS
 from tests.actions.policy_library import REGULATION_2024
 from tests.actions.worker_harness import (
     USER,
@@ -272,3 +273,29 @@ async def test_llm_failure_falls_back_to_the_offline_summary_with_a_notice(
     assert llm_fallback_notice("summary") in body["notices"]
     assert_citations_verbatim(body, [handbook])
     assert len(openai_server.requests) == 2
+
+
+@pytest.mark.slow
+async def test_llm_summary_streams_from_a_real_llama_cpp_server(
+    harness: WorkerHarness,
+    library: tuple[ChunkIndex, IndexedDocument, IndexedDocument],
+    embedder: MiniLMEmbedder,
+    llama_llm: LLM,
+) -> None:
+    # The real SDK path end to end: HTTP, SSE parsing, usage chunk. A 135M model's summary is poor,
+    # so the plumbing is asserted, not the text.
+    index, _, regulation = library
+    broker = await harness.start(index, embedder, llm=llama_llm)
+    await harness.ask(broker, request(TENANT, "summarize", "summarise this", [regulation]))
+    body = await harness.terminal(TENANT, within=LLAMA_SECONDS)
+
+    assert body["model"] == LLAMA_MODEL_ALIAS, body["notices"]
+    assert llm_fallback_notice("summary") not in body["notices"]
+    tokens = await harness.tokens(TENANT)
+    assert len(tokens) > 1
+    assert [t["index"] for t in tokens] == list(range(len(tokens)))
+    assert "".join(t["text"] for t in tokens).strip()
+    assert body["answer"].strip()
+    # Token counts are not asserted: llama-cpp-python 0.3.36 ignores stream_options.include_usage, so a
+    # streamed reply carries no usage. A model missing from the price table costs 0 USD, never fails.
+    assert body["usage"]["cost_usd"] == 0.0

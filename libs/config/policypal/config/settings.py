@@ -24,6 +24,8 @@ LLMTask = Literal[
     "query_rewrite",
     "intent",
     "doc_resolution",
+    # Naming 3-5 themes from sampled passages (policy-mode audit, holistic compare): a light call.
+    "themes",
 ]
 #: High-stakes tasks (legal risk, multi-theme synthesis) get the large model; the rest the small one.
 LARGE_MODEL_TASKS: frozenset[LLMTask] = frozenset({"audit", "compare_holistic"})

@@ -86,6 +86,7 @@ class ChatMentions(_Part):
 
     action: ActionName | None = None
     documents: list[SafeId] = Field(default_factory=list, description="Document ids.")
+    web: bool = Field(default=False, description="@Web: also search the web for this message.")
 
 
 class HistoryTurn(_Part):

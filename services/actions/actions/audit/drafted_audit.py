@@ -77,11 +77,11 @@ _Marker = Callable[[ChunkPoint, str], int]
 async def extract_themes(
     event: ActionRequested, chunks: Sequence[ChunkPoint], llm: LLM
 ) -> tuple[list[str], Usage]:
-    """Policy mode: the policy's 3-5 themes from its sampled passages (one structured call)."""
+    """Policy mode: the policy's 3-5 themes from its sampled passages (one light call, the small model)."""
     prompt = Prompt(
         instructions=THEMES_INSTRUCTIONS, user=numbered_passages(chunks), context=event.user_context
     )
-    found = await llm.structured("audit", prompt, AuditThemes)
+    found = await llm.structured("themes", prompt, AuditThemes)
     themes = [" ".join(theme.split()) for theme in found.value.themes if theme.strip()]
     return themes, found.usage
 

@@ -1,9 +1,10 @@
 """The comparison drafted by a language model (seed 000): holistic by themes, or focused on a topic.
 
-Holistic: one structured call names 3-5 themes common to the documents' samples, then the model
-writes the 5-section report theme by theme. Focused: the model writes the difference table from
-each document's passages nearest to the topic. Passages are numbered [1]..[N] across documents,
-grouped under their document; the report is streamed, then its markers are cited with verified quotes.
+Holistic: one light structured call (the small model) names 3-5 themes common to the documents'
+samples, then the model writes the 5-section report theme by theme. Focused: the model writes the
+difference table from each document's passages nearest to the topic. Passages are numbered [1]..[N]
+across documents, grouped under their document; the report is streamed, then its markers are cited
+with verified quotes.
 """
 
 from collections.abc import Sequence
@@ -59,7 +60,7 @@ async def draft_holistic(
     """Themes (structured call), then the streamed, cited 5-section report; raises ``LLMError``."""
     documents = documents_section(passages)
     found = await llm.structured(
-        "compare_holistic",
+        "themes",
         Prompt(instructions=THEMES_INSTRUCTIONS, user=documents, context=event.user_context),
         ComparisonThemes,
     )

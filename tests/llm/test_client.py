@@ -7,7 +7,14 @@ import pytest
 from pydantic import BaseModel, Field
 
 from policypal.contracts import UserContext
-from policypal.llm import SYSTEM_PREFIX, LLMUnavailableError, Prompt, StructuredOutputError, price_of
+from policypal.llm import (
+    SYSTEM_PREFIX,
+    LLMUnavailableError,
+    Prompt,
+    StructuredOutputError,
+    estimate_tokens,
+    price_of,
+)
 from tests.llm.conftest import API_KEY, LLMFactory
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
@@ -43,6 +50,7 @@ async def test_stream_yields_deltas_in_order_then_usage_and_cost(
     assert price is not None
     expected = (1200 * price.prompt_per_million + 9 * price.completion_per_million) / 1e6
     assert completion.usage.cost_usd == pytest.approx(expected)
+    assert completion.usage.estimated is False
 
     [request] = openai_server.requests
     assert request.body["stream"] is True
@@ -59,6 +67,34 @@ async def test_stream_yields_deltas_in_order_then_usage_and_cost(
     # The key travels only in the Authorization header.
     assert request.headers["authorization"] == f"Bearer {API_KEY}"
     assert API_KEY not in json.dumps(request.body)
+
+
+async def test_a_stream_without_usage_gets_estimated_usage_marked_as_such(
+    llama_like_server: ScriptedOpenAI, make_llm: LLMFactory
+) -> None:
+    answer = "Records are kept seven years [1]."
+    llama_like_server.enqueue(Reply.text(answer))
+    llm = make_llm(server=llama_like_server)
+
+    stream = llm.stream("inquire", PROMPT)
+    _ = [delta async for delta in stream]
+
+    [request] = llama_like_server.requests
+    # Asked for, not sent: the server ignores stream_options, like llama-cpp-python 0.3.
+    assert request.body["stream_options"] == {"include_usage": True}
+    usage = stream.completion.usage
+    assert usage.estimated is True
+    prompt_text = "\n".join(m["content"] for m in request.messages)
+    assert (usage.prompt_tokens, usage.completion_tokens) == (
+        estimate_tokens(prompt_text),
+        estimate_tokens(answer),
+    )
+    assert usage.completion_tokens == 9
+    price = price_of("gpt-4o-mini")
+    assert price is not None
+    assert usage.cost_usd == pytest.approx(
+        (usage.prompt_tokens * price.prompt_per_million + 9 * price.completion_per_million) / 1e6
+    )
 
 
 async def test_completion_is_unavailable_before_the_stream_ends(

@@ -146,3 +146,18 @@ async def test_tokens_and_cost_are_counted_by_model_and_direction(
     assert grew("policypal.llm.cost", **small) == pytest.approx(stream.completion.usage.cost_usd)
     assert grew("policypal.llm.cost", **large) == pytest.approx(structured.usage.cost_usd)
     assert structured.usage.cost_usd > 0
+
+
+async def test_a_span_says_when_its_usage_is_an_estimate(
+    llama_like_server: ScriptedOpenAI, make_llm: LLMFactory, finished_spans: InMemorySpanExporter
+) -> None:
+    llama_like_server.enqueue(Reply.text(ANSWER))
+    llm = make_llm(server=llama_like_server)
+
+    stream = llm.stream("inquire", PROMPT)
+    _ = [delta async for delta in stream]
+
+    [span] = _llm_spans(finished_spans)
+    attributes = dict(span.attributes or {})
+    assert attributes["policypal.usage.estimated"] is True
+    assert attributes["gen_ai.usage.output_tokens"] == stream.completion.usage.completion_tokens > 0

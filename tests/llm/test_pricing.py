@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from policypal.llm import PRICES, Price, add_usage, price_of, usage_with_cost
+from policypal.llm import PRICES, Price, add_usage, estimate_tokens, price_of, usage_with_cost
 
 
 def test_cost_is_tokens_times_the_price_per_million() -> None:
@@ -36,3 +36,14 @@ def test_custom_price_table_and_sum_of_calls() -> None:
     total = add_usage(first, second)
     assert (total.prompt_tokens, total.completion_tokens) == (4_000, 400)
     assert total.cost_usd == pytest.approx((4_000 * 1.0 + 400 * 2.0) / 1e6)
+    assert total.estimated is False
+
+
+def test_an_estimate_is_four_characters_a_token_and_marks_any_sum_it_is_in() -> None:
+    assert [estimate_tokens(text) for text in ("", "abcd", "abcde", "x" * 400)] == [0, 1, 2, 100]
+    reported = usage_with_cost("gpt-4o", 1_000, 100)
+    estimated = usage_with_cost("gpt-4o", 40, 10, estimated=True)
+    assert estimated.estimated is True
+    assert estimated.cost_usd == pytest.approx((40 * 2.50 + 10 * 10.00) / 1e6)
+    assert add_usage(reported, estimated).estimated is True
+    assert add_usage(estimated, reported).estimated is True

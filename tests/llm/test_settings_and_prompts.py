@@ -1,7 +1,7 @@
 """LLM settings (model map of seed 000, offline by default), prompt order and strict schemas."""
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from policypal.config import LLMTask, Settings
 from policypal.contracts import HistoryTurn
@@ -31,6 +31,15 @@ def test_high_stakes_tasks_use_the_large_model(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("POLICYPAL_LLM_SMALL_MODEL", "gpt-4.1-mini")
     overridden = Settings(_env_file=None)
     assert (overridden.model_for("audit"), overridden.model_for("inquire")) == ("gpt-4.1", "gpt-4.1-mini")
+
+
+def test_structured_mode_is_auto_unless_set_and_only_a_known_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings(_env_file=None).llm_structured_mode == "auto"
+    monkeypatch.setenv("POLICYPAL_LLM_STRUCTURED_MODE", "json_object")
+    assert Settings(_env_file=None).llm_structured_mode == "json_object"
+    monkeypatch.setenv("POLICYPAL_LLM_STRUCTURED_MODE", "grammar")
+    with pytest.raises(ValidationError, match="llm_structured_mode"):
+        Settings(_env_file=None)
 
 
 def test_system_prompt_is_static_first_then_context_task_history_question() -> None:

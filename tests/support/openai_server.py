@@ -5,6 +5,11 @@ and sending a usage chunk when ``stream_options.include_usage`` is asked) on a f
 under uvicorn in the test's own event loop. Each request takes the next scripted reply: text, JSON,
 a malformed body, an HTTP failure (429 with Retry-After, 500...) or a delay longer than the client's
 timeout. Every request is recorded, so tests can assert on the prompts the client really sent.
+
+Two switches make it behave like llama-cpp-python's server (0.3.x): ``json_schema_rejection=500``
+answers every ``response_format={"type": "json_schema"}`` request with that status and the validation
+error it sends (naming ``response_format``), without taking a scripted reply; ``stream_usage=False``
+ignores ``stream_options.include_usage``, so streams end without a usage chunk.
 """
 
 import asyncio
@@ -20,6 +25,13 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from tests.support.local_http import ScriptedServer
+
+#: llama-cpp-python's answer to a json_schema response format: its request validation error, as text.
+LLAMA_CPP_FORMAT_ERROR = (
+    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}]"
+)
 
 
 @dataclass(frozen=True)
@@ -81,8 +93,10 @@ class RecordedRequest:
 class ScriptedOpenAI(ScriptedServer):
     """The server; ``async with ScriptedOpenAI() as server:`` then ``server.base_url``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, json_schema_rejection: int | None = None, stream_usage: bool = True) -> None:
         super().__init__("scripted OpenAI server")
+        self.json_schema_rejection = json_schema_rejection
+        self.stream_usage = stream_usage
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.requests: list[RecordedRequest] = []
         self.embedding_requests: list[RecordedRequest] = []
@@ -109,6 +123,9 @@ class ScriptedOpenAI(ScriptedServer):
         async def chat_completions(request: Request) -> Response:
             body = await request.json()
             self.requests.append(RecordedRequest(body=body, headers=dict(request.headers)))
+            response_format = body.get("response_format") or {}
+            if self.json_schema_rejection and response_format.get("type") == "json_schema":
+                return _error(self.json_schema_rejection, LLAMA_CPP_FORMAT_ERROR, {})
             if not self._script:
                 # Not retried by the SDK (400): a test that forgot a reply fails at once.
                 return _error(400, "no scripted reply left", {})
@@ -118,7 +135,8 @@ class ScriptedOpenAI(ScriptedServer):
             if reply.status != 200:
                 return _error(reply.status, f"scripted failure {reply.status}", reply.headers)
             if body.get("stream"):
-                include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                asked = bool((body.get("stream_options") or {}).get("include_usage"))
+                include_usage = asked and self.stream_usage
                 return StreamingResponse(_sse(body, reply, include_usage), media_type="text/event-stream")
             return JSONResponse(_completion(body, reply))
 

@@ -27,6 +27,9 @@ LLMTask = Literal[
     # Naming 3-5 themes from sampled passages (policy-mode audit, holistic compare): a light call.
     "themes",
 ]
+#: How structured outputs are asked for: ``auto`` tries OpenAI's ``json_schema`` response format and
+#: falls back to ``json_object`` (the schema stated in the system prompt) for a server that rejects it.
+StructuredMode = Literal["auto", "json_schema", "json_object"]
 #: High-stakes tasks (legal risk, multi-theme synthesis) get the large model; the rest the small one.
 LARGE_MODEL_TASKS: frozenset[LLMTask] = frozenset({"audit", "compare_holistic"})
 
@@ -56,6 +59,10 @@ class Settings(BaseSettings):
     notifier_port: int = Field(default=8001, description="Notifier (SSE) HTTP port.")
     public_events_url: str | None = Field(
         default=None, description="Base URL of the notifier as clients see it; default http://host:port."
+    )
+    public_api_url: str | None = Field(
+        default=None,
+        description="Base URL of the gateway (and its web console) as browsers see it; default http://host:port.",
     )
 
     jwt_secret: SecretStr = Field(default=SecretStr(DEV_JWT_SECRET), min_length=32)
@@ -107,6 +114,10 @@ class Settings(BaseSettings):
     )
     llm_max_retries: int = Field(
         default=2, ge=0, description="Retries on 429, 5xx and timeouts, with back-off."
+    )
+    llm_structured_mode: StructuredMode = Field(
+        default="auto",
+        description="json_schema, json_object, or auto: json_schema until the server rejects it.",
     )
 
     tavily_api_key: SecretStr | None = Field(
@@ -179,6 +190,11 @@ class Settings(BaseSettings):
     def events_base_url(self) -> str:
         """Base URL of the notifier for links handed to clients."""
         return self.public_events_url or f"http://{self.host}:{self.notifier_port}"
+
+    @property
+    def api_base_url(self) -> str:
+        """Base URL of the gateway as browsers see it; the notifier admits its origin (the web console)."""
+        return self.public_api_url or f"http://{self.host}:{self.port}"
 
 
 @lru_cache(maxsize=1)

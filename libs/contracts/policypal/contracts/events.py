@@ -230,6 +230,10 @@ class Usage(_Part):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    estimated: bool = Field(
+        default=False,
+        description="True when the server reported no token counts: tokens and cost are estimates.",
+    )
 
 
 class ResponseEvent(Envelope):

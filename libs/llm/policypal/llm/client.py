@@ -3,6 +3,10 @@
 Retries on 429, 5xx, timeouts and lost connections are the SDK's own (``max_retries``): exponential
 back-off from 0.5 s with jitter, capped at 8 s, honouring ``Retry-After``. Spans and logs carry the
 task, model, token counts, cost and attempt numbers only: never prompt or document text, never keys.
+
+A server that reports no token counts (llama-cpp-python ignores ``stream_options.include_usage``) gets
+its usage estimated from the text, marked ``Usage.estimated`` and the span's ``policypal.usage.estimated``:
+a cost per message that reads 0 would say "free" where the truth is "not reported".
 """
 
 import logging
@@ -13,17 +17,17 @@ from typing import Any, Generic, Self, TypeVar
 import openai
 from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam
-from openai.types.shared_params import ResponseFormatJSONSchema
+from openai.types.shared_params import ResponseFormatJSONObject, ResponseFormatJSONSchema
 from opentelemetry import trace
 from opentelemetry.util.types import AttributeValue
 from pydantic import BaseModel, ValidationError
 
-from policypal.config import LLMTask, Settings
+from policypal.config import LLMTask, Settings, StructuredMode
 from policypal.contracts import Usage
 from policypal.llm.errors import LLMUnavailableError, StructuredOutputError
-from policypal.llm.pricing import PRICES, Price, add_usage, usage_with_cost
+from policypal.llm.pricing import PRICES, Price, add_usage, estimate_tokens, usage_with_cost
 from policypal.llm.prompts import Prompt
-from policypal.llm.schema import strict_json_schema
+from policypal.llm.structured_mode import StructuredModes, StructuredRequest
 from policypal.telemetry import record_llm_usage, scope_attributes
 
 logger = logging.getLogger(__name__)
@@ -87,7 +91,7 @@ class TextStream:
             _span_name(model), kind=trace.SpanKind.CLIENT, attributes=_attributes(self._task, model)
         )
         parts: list[str] = []
-        prompt_tokens = completion_tokens = 0
+        reported: tuple[int, int] | None = None
         response_model = model
         try:
             stream = await self._llm.client.chat.completions.create(
@@ -101,15 +105,15 @@ class TextStream:
                 async for chunk in stream:
                     response_model = chunk.model or response_model
                     if chunk.usage is not None:
-                        prompt_tokens = chunk.usage.prompt_tokens
-                        completion_tokens = chunk.usage.completion_tokens
+                        reported = (chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
                     for choice in chunk.choices[:1]:
                         if choice.delta.content:
                             parts.append(choice.delta.content)
                             yield choice.delta.content
-            usage = self._llm.usage(model, prompt_tokens, completion_tokens)
+            text = "".join(parts)
+            usage = self._llm.reported_or_estimated_usage(model, reported, self._prompt.messages(), text)
             _record_usage(span, model, response_model, usage)
-            self._completion = Completion(text="".join(parts), model=model, usage=usage)
+            self._completion = Completion(text=text, model=model, usage=usage)
         except openai.APIError as exc:
             _record_failure(span, exc)
             raise LLMUnavailableError(_describe(exc, model)) from exc
@@ -128,11 +132,13 @@ class LLM:
         models: Callable[[LLMTask], str],
         temperature: float = 0.1,
         prices: Mapping[str, Price] = PRICES,
+        structured_mode: StructuredMode = "auto",
     ) -> None:
         self.client = client
         self.temperature = temperature
         self._models = models
         self._prices = prices
+        self.structured_modes = StructuredModes(structured_mode, str(client.base_url))
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Self:
@@ -144,7 +150,12 @@ class LLM:
             timeout=settings.llm_timeout_seconds,
             max_retries=settings.llm_max_retries,
         )
-        return cls(client, models=settings.model_for, temperature=settings.llm_temperature)
+        return cls(
+            client,
+            models=settings.model_for,
+            temperature=settings.llm_temperature,
+            structured_mode=settings.llm_structured_mode,
+        )
 
     def model_for(self, task: LLMTask) -> str:
         """The model that performs ``task``."""
@@ -153,6 +164,21 @@ class LLM:
     def usage(self, model: str, prompt_tokens: int, completion_tokens: int) -> Usage:
         """Tokens and USD cost of one call to ``model``."""
         return usage_with_cost(model, prompt_tokens, completion_tokens, self._prices)
+
+    def reported_or_estimated_usage(
+        self,
+        model: str,
+        reported: tuple[int, int] | None,
+        messages: list[ChatCompletionMessageParam],
+        reply: str,
+    ) -> Usage:
+        """The server's (prompt, completion) token counts priced, or, if it sent none, estimates marked so."""
+        if reported is not None:
+            return self.usage(model, *reported)
+        prompt_text = "\n".join(str(m.get("content") or "") for m in messages)
+        return usage_with_cost(
+            model, estimate_tokens(prompt_text), estimate_tokens(reply), self._prices, estimated=True
+        )
 
     def stream(self, task: LLMTask, prompt: Prompt) -> TextStream:
         """The reply to ``prompt`` as it is generated; raises :class:`LLMUnavailableError` while iterating."""
@@ -166,16 +192,14 @@ class LLM:
         """A reply that validates against ``schema`` (JSON-schema structured output).
 
         An invalid reply is sent back once with the validation error for the model to correct; a second
-        invalid reply raises :class:`StructuredOutputError`.
+        invalid reply raises :class:`StructuredOutputError`. A server that rejects the ``json_schema``
+        format is asked again in ``json_object`` mode (see :mod:`policypal.llm.structured_mode`).
         """
-        response_format: ResponseFormatJSONSchema = {
-            "type": "json_schema",
-            "json_schema": {"name": schema.__name__, "schema": strict_json_schema(schema), "strict": True},
-        }
-        messages = prompt.messages()
+        model = self.model_for(task)
+        request = StructuredRequest.start(schema, prompt.messages(), self.structured_modes.mode_for(model))
         usage = Usage()
         for attempt in (1, 2):
-            completion = await self._complete(task, messages, response_format=response_format)
+            completion, request = await self._complete_structured(task, model, request)
             usage = add_usage(usage, completion.usage)
             try:
                 value = schema.model_validate_json(completion.text)
@@ -188,11 +212,7 @@ class LLM:
                     attempt,
                     error,
                 )
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": completion.text},
-                    {"role": "user", "content": CORRECTION.format(error=error)},
-                ]
+                request = request.corrected(completion.text, CORRECTION.format(error=error))
                 continue
             return Structured(value=value, model=completion.model, usage=usage, attempts=attempt)
         raise StructuredOutputError(
@@ -203,12 +223,31 @@ class LLM:
         """Close the HTTP connections."""
         await self.client.close()
 
+    async def _complete_structured(
+        self, task: LLMTask, model: str, request: StructuredRequest
+    ) -> tuple[Completion, StructuredRequest]:
+        """The reply to ``request``, asked again in json_object mode if the server rejects json_schema."""
+        try:
+            completion = await self._complete(
+                task, request.messages, response_format=request.response_format()
+            )
+        except LLMUnavailableError as exc:
+            if request.mode != "json_schema" or not self.structured_modes.downgrade(model, exc.__cause__):
+                raise
+        else:
+            return completion, request
+        downgraded = request.as_json_object()
+        completion = await self._complete(
+            task, downgraded.messages, response_format=downgraded.response_format()
+        )
+        return completion, downgraded
+
     async def _complete(
         self,
         task: LLMTask,
         messages: list[ChatCompletionMessageParam],
         *,
-        response_format: ResponseFormatJSONSchema | None,
+        response_format: ResponseFormatJSONSchema | ResponseFormatJSONObject | None,
     ) -> Completion:
         model = self.model_for(task)
         options: dict[str, Any] = {"response_format": response_format} if response_format else {}
@@ -224,9 +263,8 @@ class LLM:
                 raise LLMUnavailableError(_describe(exc, model)) from exc
             text = (response.choices[0].message.content or "") if response.choices else ""
             counts = response.usage
-            usage = self.usage(
-                model, counts.prompt_tokens if counts else 0, counts.completion_tokens if counts else 0
-            )
+            reported = (counts.prompt_tokens, counts.completion_tokens) if counts else None
+            usage = self.reported_or_estimated_usage(model, reported, messages, text)
             _record_usage(span, model, response.model or model, usage)
             return Completion(text=text, model=model, usage=usage)
 
@@ -254,6 +292,8 @@ def _record_usage(span: trace.Span, model: str, response_model: str, usage: Usag
     span.set_attribute("gen_ai.usage.input_tokens", usage.prompt_tokens)
     span.set_attribute("gen_ai.usage.output_tokens", usage.completion_tokens)
     span.set_attribute("policypal.cost_usd", usage.cost_usd)
+    if usage.estimated:
+        span.set_attribute("policypal.usage.estimated", True)
     record_llm_usage(model, usage.prompt_tokens, usage.completion_tokens, usage.cost_usd)
 
 

@@ -11,7 +11,9 @@ search the whole library, as a chat message with no tag does.
 - ``naive``: seed 000's ``vector_search(query, filter, limit=4)``: the raw message, dense top-4.
 - ``inquire``: ``actions.inquire.retrieval.retrieve``: hybrid dense + BM25 (RRF), adaptive-k; its
   first 5 chunks count.
-- ablations: dense top-5, and hybrid top-5 without adaptive-k, to show where the gain comes from.
+- ablations: dense top-5, and hybrid top-5 without adaptive-k, to show where the gain comes from;
+  adaptive-k with no floor and with a floor of 3 chunks once the best chunk reaches the low line, to
+  show what the floor does (on the answerable sets and on the off-topic questions).
 
 A question counts as recalled when a chunk of a gold page is among the chunks counted. It also prints
 the confidence scores (mean similarity of the best 3 chunks) of these questions and of questions the
@@ -31,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from actions.inquire.confidence import SCORED_HITS, Thresholds, assess, thresholds_for
-from actions.inquire.retrieval import retrieve
+from actions.inquire.retrieval import adaptive_k, retrieve
 from bench.recall_corpus import CHAT_QUESTIONS, TENANT, USER, Gold, catalog, ingest_corpus
 from policypal.contracts import ActionRequested
 from policypal.embeddings import MiniLMEmbedder
@@ -96,6 +98,8 @@ OFF_TOPIC = [
 ]
 
 NAIVE_K, RECALL_AT = 4, 5
+#: The floor the ablation tries: this many chunks once the best reaches the low-confidence line.
+FLOOR_CHUNKS = 3
 
 
 def recalled(hits: Sequence[ChunkHit], gold: Gold) -> bool:
@@ -123,7 +127,8 @@ def _quartiles(values: list[float]) -> str:
 
 NAIVE = "naive (raw message, dense top-4)"
 INQUIRE = "inquire (hybrid+adaptive-k)"
-RETRIEVALS = (NAIVE, "dense top-5 (clean query)", "hybrid top-5 (clean query)", INQUIRE)
+NO_FLOOR, FLOOR = "adaptive-k, no floor", f"adaptive-k, floor {FLOOR_CHUNKS} from low"
+RETRIEVALS = (NAIVE, "dense top-5 (clean query)", "hybrid top-5 (clean query)", NO_FLOOR, FLOOR, INQUIRE)
 
 
 @dataclass
@@ -171,11 +176,23 @@ async def measure(
         ours = await retrieve(_event(query, number), query, vector, index=index, thresholds=thresholds)
         result.seconds.append(time.perf_counter() - started)
         result.kept.append(len(ours))
-        for name, hits in zip(RETRIEVALS, (naive, dense, hybrid[:RECALL_AT], ours[:RECALL_AT]), strict=True):
+        no_floor = adaptive_k(hybrid, stop=thresholds.stop)
+        floor = adaptive_k(hybrid, stop=thresholds.stop, floor=FLOOR_CHUNKS, floor_from=thresholds.low)
+        counted = (
+            naive,
+            dense,
+            hybrid[:RECALL_AT],
+            no_floor[:RECALL_AT],
+            floor[:RECALL_AT],
+            ours[:RECALL_AT],
+        )
+        for name, hits in zip(RETRIEVALS, counted, strict=True):
             result.counts[name] += recalled(hits, gold)
+        if recalled(floor[:RECALL_AT], gold) != recalled(no_floor[:RECALL_AT], gold):
+            print(f"  floor changes recall ({len(no_floor)} -> {len(floor)} kept): {message}")
         if not recalled(ours[:RECALL_AT], gold):
             got = [(h.document_id, h.page) for h in ours[:RECALL_AT]]
-            print(f"  inquire missed: {message}  gold {gold}  got {got}")
+            print(f"  inquire missed: {message}  clean query: {query!r}  gold {gold}  got {got}")
         if not recalled(naive, gold):
             print(f"  naive missed: {message}")
         confidence = assess(ours, thresholds)
@@ -220,6 +237,7 @@ async def main() -> None:
     )
     off_topic: list[float] = []
     off_tiers: list[str] = []
+    off_floor: list[str] = []
     for number, question in enumerate(OFF_TOPIC):
         vector = embedder.embed([question])[0]
         ours = await retrieve(
@@ -229,6 +247,12 @@ async def main() -> None:
         best = sorted((hit.score for hit in candidates), reverse=True)[:SCORED_HITS]
         off_topic.append(statistics.mean(best) if best else 0.0)
         off_tiers.append(assess(ours, thresholds).tier if ours else "none kept")
+        floored = adaptive_k(candidates, stop=thresholds.stop, floor=FLOOR_CHUNKS, floor_from=thresholds.low)
+        off_floor.append(assess(floored, thresholds).tier if floored else "none kept")
+        best_chunk = max((hit.score for hit in candidates), default=0.0)
+        print(
+            f"  off-topic: best chunk {best_chunk:.3f}, kept {len(ours)} (floor: {len(floored)}): {question}"
+        )
     await index.aclose()
 
     report("first set", first)
@@ -236,6 +260,7 @@ async def main() -> None:
     print(f"\nconfidence score, mean cosine of the best {SCORED_HITS} chunks (MiniLM), off-topic questions:")
     print(f"  {_quartiles(off_topic)}")
     print(f"  tiers: { {t: off_tiers.count(t) for t in sorted(set(off_tiers))} }")
+    print(f"  tiers with the floor: { {t: off_floor.count(t) for t in sorted(set(off_floor))} }")
     print(f"  thresholds: stop {thresholds.stop}  low < {thresholds.low}  high >= {thresholds.high}")
 
 

@@ -9,6 +9,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from redis.asyncio import Redis
 
 from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
+from policypal.embeddings import MiniLMEmbedder
+from tests.support.offline_embedder import offline_embedder
 from tests.support.telemetry import installed_metric_reader, installed_span_exporter
 
 
@@ -37,6 +39,12 @@ def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ManagedP
     proc = start_valkey(root / "data", log_path=root / "valkey.log")
     yield proc
     proc.stop()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> MiniLMEmbedder:
+    """The real offline MiniLM embedder, loaded once per session."""
+    return offline_embedder()
 
 
 @pytest.fixture

@@ -23,8 +23,7 @@ def test_theme_count(sentences: int, expected: int) -> None:
     assert theme_count(sentences) == expected
 
 
-def test_themes_group_sentences_by_topic_and_are_deterministic() -> None:
-    embedder = MiniLMEmbedder()
+def test_themes_group_sentences_by_topic_and_are_deterministic(embedder: MiniLMEmbedder) -> None:
     vectors = embedder.embed(SENTENCES)
     themes = find_themes(SENTENCES, vectors)
     assert sorted(sorted(t.members) for t in themes) == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]

@@ -4,13 +4,16 @@ Documents are real PDFs (reportlab), read back page by page with pypdf and chunk
 own splitter, embedded with MiniLM and indexed as the ingestor would.
 """
 
+import contextlib
 import io
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import nats
 import pypdf
 from faststream.nats import NatsBroker, NatsRouter
 from nats.js import JetStreamContext
@@ -23,7 +26,7 @@ from policypal.contracts import ActionName, ActionRequested, DocType, ResolvedDo
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM
 from policypal.state import ConversationRecord, ConversationStore
-from policypal.vectorstore import ChunkIndex, ChunkPoint
+from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
 from tests.pdf_factory import make_pdf
 from tests.support.jetstream import (
     payload,
@@ -82,6 +85,18 @@ async def index_pdf(
     await index.upsert(chunks, embedder.embed([c.text for c in chunks]).tolist())
     resolved = ResolvedDocument(document_id=document_id, title=title, version=version, doc_type=doc_type)
     return IndexedDocument(resolved=resolved, chunks=chunks)
+
+
+@contextlib.asynccontextmanager
+async def local_index(path: Path, embedder: MiniLMEmbedder) -> AsyncIterator[ChunkIndex]:
+    """A chunk index of ``embedder``'s vectors in local Qdrant at ``path``, collection made; closed after."""
+    client = open_qdrant(None, path=path)
+    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
+    try:
+        await index.ensure_collection()
+        yield index
+    finally:
+        await client.close()
 
 
 @dataclass
@@ -199,3 +214,24 @@ def assert_llm_citations(
         assert len(citation["quote"]) <= 300
         assert passages[citation["marker"]] == chunk.strip()
         assert f"[{citation['marker']}]" in body["answer"]
+
+
+@contextlib.asynccontextmanager
+async def worker_harness(
+    nats_url: str,
+    redis: Redis,
+    tenant: str,
+    *,
+    durable: str,
+    subject: str,
+    build_router: Callable[..., NatsRouter],
+) -> AsyncIterator[WorkerHarness]:
+    """The harness of one action worker, with a fresh test thread of ``tenant``; its brokers stopped after."""
+    nc = await nats.connect(nats_url)
+    worker = WorkerHarness(nc.jetstream(), redis, nats_url, durable, subject, build_router)
+    try:
+        await worker.new_conversation(tenant)
+        yield worker
+    finally:
+        await worker.stop()
+        await nc.drain()

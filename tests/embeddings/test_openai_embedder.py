@@ -76,8 +76,10 @@ def test_settings_choose_the_embedder() -> None:
     assert (chosen.model_id, chosen.dimension) == ("text-embedding-3-small", 1536)
 
 
-async def test_a_collection_of_the_offline_model_refuses_openai_vectors(tmp_path: Path) -> None:
-    offline = MiniLMEmbedder()
+async def test_a_collection_of_the_offline_model_refuses_openai_vectors(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    offline = embedder
     index = ChunkIndex(
         open_qdrant(None, path=tmp_path / "q"), model_id=offline.model_id, dimension=offline.dimension
     )

@@ -23,10 +23,10 @@ from redis.asyncio import Redis
 from policypal.bus import declare_streams
 from policypal.contracts import ActionRequested, ResolvedDocument
 from policypal.devstack import ManagedProcess, free_port, start_nats_server, start_valkey
-from policypal.embeddings import MiniLMEmbedder
 from policypal.state import ConversationRecord, ConversationStore, StoredMessage
 from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
 from tests.support.jetstream import payload, stream_messages
+from tests.support.offline_embedder import offline_embedder
 
 USER = "alice"
 THREAD = "conv1"
@@ -131,7 +131,7 @@ async def jetstream(url: str) -> AsyncIterator[JetStreamContext]:
 
 async def index_policy(qdrant_path: Path, tenant: str) -> None:
     """Index the small retention policy for ``tenant`` in local Qdrant, then release the directory."""
-    embedder = MiniLMEmbedder()
+    embedder = offline_embedder()
     client = open_qdrant(None, path=qdrant_path)
     index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
     await index.ensure_collection()

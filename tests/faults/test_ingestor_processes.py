@@ -19,12 +19,12 @@ from redis.asyncio import Redis
 
 from ingestor.service import CONSUMER
 from policypal.contracts.subjects import DOCS_UPLOADED, thread_events_filter
-from policypal.embeddings import MiniLMEmbedder
 from policypal.state import DocumentCatalog
 from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests import pdf_factory
 from tests.faults.stack import fault_stack, jetstream
 from tests.support.document_uploads import make_upload, store_upload
+from tests.support.offline_embedder import offline_embedder
 
 pytestmark = [pytest.mark.faults, pytest.mark.integration]
 
@@ -66,7 +66,7 @@ async def _until_terminal(sub: Subscription, within: float) -> dict[str, Any]:
 
 async def _count(qdrant_path: Path, document_id: str) -> int:
     """Points of a document in local Qdrant, opened and released again (it is single-process)."""
-    embedder = MiniLMEmbedder()
+    embedder = offline_embedder()
     client = open_qdrant(None, path=qdrant_path)
     try:
         index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)

@@ -48,12 +48,6 @@ async def limited_harness(redis_client: Redis) -> AsyncIterator[Harness]:
         yield Harness(redis_client, index, embed_group=16, limits=LIMITS)
 
 
-@pytest.fixture(scope="session")
-def embedder() -> MiniLMEmbedder:
-    """The real MiniLM embedder, loaded once per session."""
-    return MiniLMEmbedder(batch_size=8)
-
-
 @pytest.fixture
 async def running(
     nats_server: ManagedProcess, redis_client: Redis, embedder: MiniLMEmbedder, tmp_path: Path

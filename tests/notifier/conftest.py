@@ -15,7 +15,7 @@ from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess, free_port
 from policypal.state import ConversationRecord, ConversationStore, DocumentCatalog, DocumentRecord
-from tests.gateway.serving import serve
+from tests.support.serving import serve
 
 
 @dataclass(frozen=True)

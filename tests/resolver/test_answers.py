@@ -39,6 +39,16 @@ def test_text_input_fills_what_was_asked() -> None:
     )
     assert isinstance(question, Turn)
     assert question.clean_query == "Why?"
+    aml = ResolvedDocument(document_id="aml", title="Our AML Policy", version="2024", doc_type="policy")
+    typed = "Hi! In Our AML Policy, who reviews alerts? Thanks"
+    chatty = apply_answer(
+        saved(awaiting="question", documents=[aml]),
+        "text_input",
+        ResumeValue(type="text_input", value=typed),
+        CATALOG,
+    )
+    assert isinstance(chatty, Turn)
+    assert chatty.clean_query == "who reviews alerts?"
     another = apply_answer(
         saved(awaiting="another_document"),
         "text_input",

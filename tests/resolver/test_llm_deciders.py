@@ -4,9 +4,12 @@ What the resolver sends (progressive context, the full message, the registry) an
 answers (invented ids dropped, tagged documents not doubled), and the offline fallback on failures.
 """
 
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
 from policypal.config import Settings
 from policypal.contracts import InterruptOption
 from policypal.llm import LLM
+from policypal.telemetry import request_scope, service_span
 from resolver.documents import RegistryDocumentMatcher
 from resolver.intent import IntentRequest, PatternIntentClassifier
 from resolver.llm_documents import OFFLINE_NOTICE as DOCUMENTS_OFFLINE
@@ -132,6 +135,24 @@ async def test_without_a_registry_hit_the_last_five_messages_are_sent(
     assert [t["role"] for t in sent] == ["user", "assistant"]
     # The intent call was sure at once, so it saw the latest message only.
     assert conversation_turns(openai_server.requests[0]) == []
+
+
+async def test_the_action_decided_goes_on_the_handling_span_and_the_document_calls_span(
+    openai_server: ScriptedOpenAI, deciders: Deciders, finished_spans: InMemorySpanExporter
+) -> None:
+    openai_server.enqueue(intent("audit"), documents(("fsa", "aml"), implicit=True))
+    registry = [entry(BY_ID["fsa"], 2)]
+    event = chat("Audit @Our AML Policy against FSA Conduct Rules", documents=("aml",))
+    with request_scope("acme", "req-1"), service_span("handle resolver"):
+        outcome, _ = await run_turn(event, CATALOG, registry, deciders)
+    assert isinstance(outcome, Plan)
+
+    # The request's own spans (the scripted server's are in this process too, outside the request).
+    ours = [dict(span.attributes or {}) for span in finished_spans.get_finished_spans()]
+    ours = [attributes for attributes in ours if attributes.get("policypal.request_id") == "req-1"]
+    action = {str(a.get("policypal.llm.task", "handle resolver")): a.get("policypal.action") for a in ours}
+    # Issue 7: the intent call runs before the action is known; everything after it carries it.
+    assert action == {"intent": None, "doc_resolution": "audit", "handle resolver": "audit"}
 
 
 async def test_ids_the_model_invents_are_dropped(openai_server: ScriptedOpenAI, deciders: Deciders) -> None:

@@ -20,3 +20,8 @@ def test_keeps_unknown_at_signs_and_email_addresses() -> None:
 
 def test_only_mentions_leaves_nothing() -> None:
     assert strip_mentions("@Inquire @Policy A", ["Policy A"]) == ""
+
+
+def test_a_dot_that_starts_a_word_keeps_its_space() -> None:
+    text = "@Inquire @Doc can my .deb ship .so files ?"
+    assert strip_mentions(text, ["Doc"]) == "can my .deb ship .so files?"

@@ -50,6 +50,26 @@ async def test_explicit_inquire_becomes_a_plan_with_clean_query_and_titles() -> 
     ]
 
 
+async def test_the_clean_query_drops_chat_filler_and_pointers_at_the_resolved_documents() -> None:
+    text = (
+        "@Inquire @Policy d1 hey team, quick one: according to Policy d1, how long are records kept? thanks!"
+    )
+    event = chat(text, "inquire", ("d1",))
+
+    outcome, _ = await run_turn(event, CATALOG[:2])
+
+    assert isinstance(outcome, Plan)
+    assert outcome.turn.clean_query == "how long are records kept?"
+    assert action_request(event, outcome, [], UserContext()).query == "how long are records kept?"
+
+
+async def test_a_message_of_only_filler_keeps_its_words_as_the_question() -> None:
+    outcome, _ = await run_turn(chat("@Inquire @Policy d1 thanks!", "inquire", ("d1",)), CATALOG[:2])
+
+    assert isinstance(outcome, Plan)
+    assert outcome.turn.clean_query == "thanks!"
+
+
 @pytest.mark.parametrize(
     ("text", "documents", "code", "words"),
     [

@@ -6,8 +6,8 @@ import pytest
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 from policypal.telemetry import build_meter_provider, metrics_endpoint
-from tests.gateway.serving import serve
 from tests.support.otlp_collector import SpanCollector
+from tests.support.serving import serve
 from tests.support.telemetry import metric_sum
 
 

@@ -12,7 +12,6 @@ from policypal.vectorstore.chunk_index import COLLECTION, NO_SPARSE_VECTOR
 
 pytestmark = pytest.mark.integration
 
-EMBEDDER = MiniLMEmbedder()
 TEXTS = [
     "Customer records must be retained for seven years after the account is closed.",
     "Records of processing activities are kept by the controller and shown to the authority.",
@@ -37,22 +36,24 @@ def _chunk(
     )
 
 
-async def _index(path: Path) -> ChunkIndex:
-    index = ChunkIndex(open_qdrant(None, path=path), model_id=EMBEDDER.model_id, dimension=EMBEDDER.dimension)
+async def _index(path: Path, embedder: MiniLMEmbedder) -> ChunkIndex:
+    index = ChunkIndex(open_qdrant(None, path=path), model_id=embedder.model_id, dimension=embedder.dimension)
     await index.ensure_collection()
     return index
 
 
-async def _write(index: ChunkIndex, chunks: list[ChunkPoint]) -> None:
-    await index.upsert(chunks, EMBEDDER.embed([c.text for c in chunks]).tolist())
+async def _write(index: ChunkIndex, embedder: MiniLMEmbedder, chunks: list[ChunkPoint]) -> None:
+    await index.upsert(chunks, embedder.embed([c.text for c in chunks]).tolist())
 
 
-async def test_a_rare_keyword_lifts_its_chunk_in_hybrid_search(tmp_path: Path) -> None:
-    index = await _index(tmp_path / "q")
+async def test_a_rare_keyword_lifts_its_chunk_in_hybrid_search(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _index(tmp_path / "q", embedder)
     try:
-        await _write(index, [_chunk(text, i) for i, text in enumerate(TEXTS)])
+        await _write(index, embedder, [_chunk(text, i) for i, text in enumerate(TEXTS)])
         question = "How long are records retained under the Halvorsen exemption?"
-        vector = EMBEDDER.embed([question])[0].tolist()
+        vector = embedder.embed([question])[0].tolist()
         dense = await index.search(vector, tenant_id="acme", user_id="alice", limit=4)
         hybrid = await index.hybrid_search(vector, question, tenant_id="acme", user_id="alice")
         assert index.hybrid
@@ -68,15 +69,17 @@ async def test_a_rare_keyword_lifts_its_chunk_in_hybrid_search(tmp_path: Path) -
         await index.aclose()
 
 
-async def test_hybrid_search_never_leaves_tenant_user_or_documents(tmp_path: Path) -> None:
-    index = await _index(tmp_path / "q")
+async def test_hybrid_search_never_leaves_tenant_user_or_documents(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _index(tmp_path / "q", embedder)
     try:
-        await _write(index, [_chunk(TEXTS[3], 0)])
-        await _write(index, [_chunk(TEXTS[3], 0, tenant="globex")])
-        await _write(index, [_chunk(TEXTS[3], 0, user="bob", doc="d3")])
-        await _write(index, [_chunk(TEXTS[3], 0, doc="d2")])
+        await _write(index, embedder, [_chunk(TEXTS[3], 0)])
+        await _write(index, embedder, [_chunk(TEXTS[3], 0, tenant="globex")])
+        await _write(index, embedder, [_chunk(TEXTS[3], 0, user="bob", doc="d3")])
+        await _write(index, embedder, [_chunk(TEXTS[3], 0, doc="d2")])
         question = "Halvorsen exemption"
-        vector = EMBEDDER.embed([question])[0].tolist()
+        vector = embedder.embed([question])[0].tolist()
         hits = await index.hybrid_search(
             vector, question, tenant_id="acme", user_id="alice", document_ids=["d1"]
         )
@@ -88,25 +91,25 @@ async def test_hybrid_search_never_leaves_tenant_user_or_documents(tmp_path: Pat
 
 
 async def test_a_collection_without_sparse_vectors_stays_dense_only_and_says_so(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, embedder: MiniLMEmbedder
 ) -> None:
     # A collection as the ingestor created it before hybrid search.
     old = AsyncQdrantClient(path=str(tmp_path / "q"))
     await old.create_collection(
         COLLECTION,
-        vectors_config=models.VectorParams(size=EMBEDDER.dimension, distance=models.Distance.COSINE),
-        metadata={"embedding_model": EMBEDDER.model_id, "dimension": EMBEDDER.dimension},
+        vectors_config=models.VectorParams(size=embedder.dimension, distance=models.Distance.COSINE),
+        metadata={"embedding_model": embedder.model_id, "dimension": embedder.dimension},
     )
     await old.close()
     with caplog.at_level(logging.WARNING):
-        index = await _index(tmp_path / "q")
+        index = await _index(tmp_path / "q", embedder)
     try:
         assert not index.hybrid
         assert NO_SPARSE_VECTOR in caplog.text
         assert "re-index" in NO_SPARSE_VECTOR
-        await _write(index, [_chunk(text, i) for i, text in enumerate(TEXTS)])
+        await _write(index, embedder, [_chunk(text, i) for i, text in enumerate(TEXTS)])
         question = "How long are customer records kept?"
-        vector = EMBEDDER.embed([question])[0].tolist()
+        vector = embedder.embed([question])[0].tolist()
         hybrid = await index.hybrid_search(vector, question, tenant_id="acme", user_id="alice", limit=4)
         dense = await index.search(vector, tenant_id="acme", user_id="alice", limit=4)
         assert [h.chunk_id for h in hybrid] == [h.chunk_id for h in dense]

@@ -3,11 +3,17 @@
 from functools import partial
 
 from faststream.nats import NatsRouter
-from faststream.nats.annotations import NatsBroker, NatsMessage
 from redis.asyncio import Redis
 
-from actions.request_lifecycle import Compose, run_action_request
-from policypal.bus import durable_pull_subscriber, is_last_delivery, jstream, process_delivery
+from actions.request_lifecycle import FAILURE_SENTENCE, Compose, run_action_request
+from policypal.bus import (
+    CurrentBroker,
+    DeliveredMessage,
+    durable_pull_subscriber,
+    is_last_delivery,
+    jstream,
+    process_delivery,
+)
 from policypal.config import Settings
 from policypal.contracts import ActionName, ActionRequested
 from policypal.contracts.streams import ACTIONS, DLQ, EVENTS
@@ -27,8 +33,18 @@ def configured_llm(settings: Settings, llm: LLM | None = None) -> LLM | None:
     return llm
 
 
-def action_router(settings: Settings, action: ActionName, compose: Compose, *, redis: Redis) -> NatsRouter:
-    """Router consuming ``actions.<action>.requested`` and answering each request once with ``compose``."""
+def action_router(
+    settings: Settings,
+    action: ActionName,
+    compose: Compose,
+    *,
+    redis: Redis,
+    failure_sentence: str = FAILURE_SENTENCE,
+) -> NatsRouter:
+    """Router consuming ``actions.<action>.requested`` and answering each request once with ``compose``.
+
+    ``failure_sentence`` is what the user is told when the last delivery of a request failed.
+    """
     subject = action_requested(action)
     durable = durable_name(action)
     router = NatsRouter()
@@ -37,7 +53,7 @@ def action_router(settings: Settings, action: ActionName, compose: Compose, *, r
     router.publisher(dead_letter(subject), stream=jstream(DLQ), title=f"{durable}:dlq")
 
     @durable_pull_subscriber(router, subject, stream=ACTIONS, durable=durable, settings=settings)
-    async def on_action_requested(msg: NatsMessage, broker: NatsBroker) -> None:
+    async def on_action_requested(msg: DeliveredMessage, broker: CurrentBroker) -> None:
         # The handler must know a delivery is the last one to tell the user before dead-lettering.
         handle = partial(
             run_action_request,
@@ -45,6 +61,7 @@ def action_router(settings: Settings, action: ActionName, compose: Compose, *, r
             broker=broker,
             redis=redis,
             final_delivery=is_last_delivery(msg, settings.max_deliver),
+            failure_sentence=failure_sentence,
         )
         await process_delivery(msg, ActionRequested, handle, broker=broker, max_deliver=settings.max_deliver)
 

@@ -1,13 +1,12 @@
 """Sentences of chunks as quotable extracts: the unit every offline action quotes, scores and cites."""
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from actions.inquire.passages import sentence_spans
+from actions.sentences import embed_texts, longest_versions, one_line, sentence_spans
 from policypal.embeddings import Embedder
 from policypal.vectorstore import ChunkPoint
 
@@ -26,7 +25,7 @@ class Extract:
     @property
     def plain(self) -> str:
         """The text on one line (PDF line breaks and runs of spaces collapsed)."""
-        return " ".join(self.text.split())
+        return one_line(self.text)
 
     @property
     def reading_position(self) -> tuple[int, int]:
@@ -35,37 +34,20 @@ class Extract:
 
 
 def sentence_extracts(chunks: Sequence[ChunkPoint]) -> list[Extract]:
-    """Every sentence of ``chunks`` once, in reading order.
-
-    Chunks overlap, so a sentence at a chunk's edge repeats (whole or as a fragment): the longest
-    version is kept and the others dropped.
-    """
+    """Every sentence of ``chunks`` once (its longest version, see ``longest_versions``), in reading order."""
     extracts = [
         Extract(chunk=chunk, start=begin, text=chunk.text[begin:end])
         for chunk in chunks
         for begin, end in sentence_spans(chunk.text)
         if end - begin >= MIN_EXTRACT_CHARS and not _opens_mid_sentence(chunk.text[begin])
     ]
-    kept: list[Extract] = []
-    seen: list[str] = []
-    for extract in sorted(extracts, key=lambda e: len(e.plain), reverse=True):
-        key = extract.plain.casefold()
-        if any(key in longer for longer in seen):
-            continue
-        seen.append(key)
-        kept.append(extract)
-    return sorted(kept, key=lambda e: (e.chunk.document_id, *e.reading_position))
+    return sorted(longest_versions(extracts), key=lambda e: (e.chunk.document_id, *e.reading_position))
 
 
 def _opens_mid_sentence(first: str) -> bool:
     # A chunk that starts inside a sentence (its overlap with the previous one) yields a fragment
     # that reads wrongly alone; its whole sentence lives in the previous chunk.
     return first.islower()
-
-
-async def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-    """L2-normalised vectors of ``texts``, computed in a worker thread so the event loop keeps serving."""
-    return await asyncio.to_thread(embedder.embed, list(texts))
 
 
 async def embed_extracts(embedder: Embedder, extracts: Sequence[Extract]) -> npt.NDArray[np.float32]:

@@ -1,7 +1,12 @@
-"""One action request, from the bus to its single terminal event (shared by summarize, compare and audit).
+"""One action request, from the bus to its single terminal event (shared by every action worker).
 
 The request ledger makes processing effectively once: a request that has ended is only repeated (same
 stored turn, same event); the assistant message id is derived from the request id.
+
+What the request costs besides its own work is kept to what the invariants need: one Redis read for
+its start (conversation, terminal event, API record), progress lines published in the background but
+always before the terminal event, and one Redis write each to record the terminal event, to keep it in
+the history, and to note it was published (the last only once JetStream acknowledged it).
 """
 
 from collections.abc import Awaitable, Callable
@@ -12,15 +17,29 @@ from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 from actions.inquire.extractive_answer import MODEL
+from actions.inquire.low_confidence import repeat_question
 from actions.inquire.replies import TokenPublisher, conclude
-from policypal.bus import Unprocessable, publish_status
-from policypal.contracts import ActionRequested, Citation, ErrorEvent, ResponseEvent, Usage
+from actions.progress_lines import ProgressLines
+from policypal.bus import Unprocessable
+from policypal.contracts import (
+    ActionRequested,
+    Citation,
+    ConfidenceTier,
+    ErrorEvent,
+    InterruptEvent,
+    ResponseEvent,
+    Usage,
+    WebCitation,
+)
 from policypal.state import (
+    ConversationMemory,
     ConversationRecord,
     ConversationStore,
+    PendingInterrupt,
     RequestLedger,
     RequestTracker,
     assistant_message_id,
+    read_request_start,
 )
 
 FAILURE_SENTENCE = (
@@ -47,7 +66,8 @@ class ActionAnswer:
     """What an action composed: the text with [N] markers, their citations, a structured result.
 
     ``model`` and ``usage`` are the language model's when one drafted it; offline they stay
-    ``offline-extractive`` and zero.
+    ``offline-extractive`` and zero. The retrieval fields (confidence tier, caution, cache hit, web
+    citations) are set by actions that report them (@Inquire).
     """
 
     answer: str
@@ -56,10 +76,26 @@ class ActionAnswer:
     notices: list[str] = field(default_factory=list)
     model: str = MODEL
     usage: Usage = field(default_factory=Usage)
+    retrieval_confidence: ConfidenceTier | None = None
+    caution: str | None = None
+    cached: bool = False
+    web_citations: list[WebCitation] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Question:
+    """The request ends with a PalAssist question instead of an answer (e.g. ``retrieval_low``).
+
+    ``resume_point`` is saved as the conversation's pending interrupt before the question is recorded,
+    so an answer to it never arrives before the point it resumes from (ADR 0003).
+    """
+
+    interrupt: InterruptEvent
+    resume_point: dict[str, object]
 
 
 #: Composes the answer of a request: (event, progress, tokens); ``tokens`` receives streamed text.
-Compose = Callable[[ActionRequested, Progress, OnDelta], Awaitable[ActionAnswer]]
+Compose = Callable[[ActionRequested, Progress, OnDelta], Awaitable[ActionAnswer | Question]]
 
 
 async def run_action_request(
@@ -69,42 +105,110 @@ async def run_action_request(
     broker: NatsBroker,
     redis: Redis,
     final_delivery: bool,
+    failure_sentence: str = FAILURE_SENTENCE,
 ) -> None:
     """Answer ``event`` once with ``compose``: store the assistant turn, publish the terminal event.
 
     Infrastructure errors propagate so the delivery is retried; on the ``final_delivery`` the user gets
-    an ``action_failed`` error before the message is dead-lettered (ARCHITECTURE invariant 3). A
-    ``Refusal`` ends the request with an error event that says why, without retrying.
+    an ``action_failed`` error saying ``failure_sentence`` before the message is dead-lettered
+    (ARCHITECTURE invariant 3). A ``Refusal`` ends the request with an error event that says why,
+    without retrying; a ``Question`` ends it with that interrupt.
     """
-    ledger = RequestLedger(redis)
-    conversations = ConversationStore(redis)
-    conversation = await _owned_conversation(event, conversations)
+    if event.thread_id is None:
+        raise Unprocessable("action request without a conversation (thread_id)")
+    start = await read_request_start(
+        redis,
+        tenant_id=event.tenant_id,
+        user_id=event.user_id,
+        conversation_id=event.thread_id,
+        request_id=event.request_id,
+    )
+    if start.conversation is None:
+        raise Unprocessable(f"conversation {event.thread_id} not found for this tenant and user")
+    ending = Ending(event, start.conversation, broker=broker, redis=redis)
+    progress = ProgressLines(broker, event)
+    tokens = TokenPublisher(broker, event)
 
-    async def finish(terminal: ResponseEvent | ErrorEvent) -> None:
-        await conclude(terminal, conversation, broker=broker, ledger=ledger, conversations=conversations)
-
-    async def progress(stage: str, message: str) -> None:
-        await publish_status(broker, event, stage, message)
+    async def on_delta(text: str) -> None:
+        # A token follows the status lines published before it.
+        await progress.settled()
+        await tokens(text)
 
     try:
-        existing = await ledger.terminal(event.tenant_id, event.request_id)
-        if isinstance(existing, ResponseEvent | ErrorEvent):
-            await finish(existing)
+        if isinstance(start.terminal, ResponseEvent | ErrorEvent | InterruptEvent):
+            await ending.repeat(start.terminal)
             return
         # A request made through the API (POST /v1/audits) reports "running" from here on.
-        await RequestTracker(redis).mark_running(event.tenant_id, event.request_id)
+        await RequestTracker(redis).mark_started(start.tracked)
         try:
-            answer = await compose(event, progress, TokenPublisher(broker, event))
+            outcome = await compose(event, progress, on_delta)
         except Refusal as refusal:
-            await finish(error_event(event, refusal.code, refusal.message, retryable=False))
+            await progress.settled()
+            await ending.finish(error_event(event, refusal.code, refusal.message, retryable=False))
             return
-        await finish(response_event(event, answer))
+        await progress.settled()
+        if isinstance(outcome, Question):
+            await ending.ask(outcome)
+        else:
+            await ending.finish(response_event(event, outcome))
     except Unprocessable:
         raise
     except Exception:
+        # A line still in flight must not land after the error event.
+        await progress.abandon()
         if final_delivery:
-            await finish(error_event(event, "action_failed", FAILURE_SENTENCE, retryable=True))
+            await ending.finish(error_event(event, "action_failed", failure_sentence, retryable=True))
         raise
+    finally:
+        # Also on cancellation (shutdown): no status line outlives its request.
+        await progress.abandon()
+
+
+class Ending:
+    """How ``request`` ends: its one terminal event recorded, kept in the history, then published."""
+
+    def __init__(
+        self, request: ActionRequested, conversation: ConversationRecord, *, broker: NatsBroker, redis: Redis
+    ) -> None:
+        self._request = request
+        self._conversation = conversation
+        self._broker = broker
+        self._redis = redis
+        self._ledger = RequestLedger(redis)
+        self._conversations = ConversationStore(redis)
+
+    async def finish(self, terminal: ResponseEvent | ErrorEvent) -> None:
+        """End the request with ``terminal`` unless another terminal event stands already."""
+        await conclude(
+            terminal,
+            self._conversation,
+            broker=self._broker,
+            ledger=self._ledger,
+            conversations=self._conversations,
+        )
+
+    async def ask(self, question: Question) -> None:
+        """End the request with ``question``: pending interrupt saved first, then as ``finish`` does."""
+        await ConversationMemory(self._redis).save_pending(
+            PendingInterrupt(interrupt=question.interrupt, resume_point=question.resume_point)
+        )
+        await self.repeat(question.interrupt)
+
+    async def repeat(self, terminal: ResponseEvent | ErrorEvent | InterruptEvent) -> None:
+        """End the request again with the terminal event it has (a redelivery): same turn, same event.
+
+        A question is not saved as pending again: a newer message may have replaced it meanwhile.
+        """
+        if isinstance(terminal, InterruptEvent):
+            await repeat_question(
+                terminal,
+                self._conversation,
+                broker=self._broker,
+                ledger=self._ledger,
+                conversations=self._conversations,
+            )
+        else:
+            await self.finish(terminal)
 
 
 def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEvent:
@@ -121,8 +225,12 @@ def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEven
         model=answer.model,
         usage=answer.usage,
         inference_confidence=event.inference_confidence,
+        retrieval_confidence=answer.retrieval_confidence,
+        caution=answer.caution,
         notices=[*event.notices, *answer.notices],
         result=answer.result,
+        cached=answer.cached,
+        web_citations=answer.web_citations,
     )
 
 
@@ -137,12 +245,3 @@ def error_event(event: ActionRequested, code: str, message: str, *, retryable: b
         message=message,
         retryable=retryable,
     )
-
-
-async def _owned_conversation(event: ActionRequested, conversations: ConversationStore) -> ConversationRecord:
-    if event.thread_id is None:
-        raise Unprocessable("action request without a conversation (thread_id)")
-    conversation = await conversations.get(event.tenant_id, event.user_id, event.thread_id)
-    if conversation is None:
-        raise Unprocessable(f"conversation {event.thread_id} not found for this tenant and user")
-    return conversation

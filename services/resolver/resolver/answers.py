@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from policypal.contracts import ActionName, InterruptKind, ResumeValue
 from policypal.state import DocumentRecord
+from resolver.document_pointers import document_names, plain_question
 from resolver.documents import resolved
 from resolver.low_retrieval import Escalate, Retry, apply_remedy
 from resolver.matching import fuzzy_matches, loose_names, title_hits
@@ -59,7 +60,7 @@ def apply_answer(
 
 def _fill(turn: Turn, value: str, catalog: Sequence[DocumentRecord]) -> Question | None:
     if turn.awaiting == "question":
-        turn.clean_query = value
+        turn.clean_query = plain_question(value, document_names(turn.documents))
     elif turn.awaiting == "audit_source":
         turn.source_text = value
     else:

@@ -5,6 +5,9 @@
    registry: titles written out, reference words, loose names it cannot place. The deterministic
    ``RegistryDocumentMatcher`` is the offline one; an LLM matcher satisfies the same protocol.
 3. Fuzzy matching (rapidfuzz, title + version, >= 85) of the loose names over the user's catalog.
+
+The clean query handed on is the message without mentions, chat filler and phrases that only point
+at the resolved documents (``resolver.document_pointers.plain_question``).
 """
 
 import re
@@ -14,6 +17,7 @@ from typing import Literal, Protocol
 
 from policypal.contracts import ActionName, ConfidenceTier, ResolvedDocument
 from policypal.state import DocumentRecord, RegistryEntry
+from resolver.document_pointers import document_names, plain_question
 from resolver.matching import fuzzy_matches, loose_names, title_hits
 from resolver.mentions import mask_spans, mention_spans, strip_mentions
 from resolver.references import find_references, resolve_reference
@@ -189,12 +193,14 @@ async def resolve_documents(
     # Stage 3: names the registry does not know, against the whole catalog.
     taken = {d.document_id for d in documents}
     unresolved: list[str] = []
+    placed: list[str] = []
     for name in match.unresolved_names:
         found = [i for i in fuzzy_matches(name, [d for d in catalog if d.document_id not in taken])]
         if len(found) == 1:
             documents.append(resolved(by_id[found[0]]))
             taken.add(found[0])
             positions.setdefault(found[0], message.find(name))
+            placed.append(name)
             source = "fuzzy_match"
         elif found:
             if not candidates:
@@ -204,8 +210,11 @@ async def resolve_documents(
             unresolved.append(name)
     if unresolved:
         confidence = "low"
+    # Offline stand-in for seed 002's rewrite: the question without chat filler and without the
+    # phrases that only point at the documents just resolved (the search is scoped to them).
+    question = plain_question(clean_query, document_names(documents, placed))
     return DocumentResolution(
-        documents, confidence, source, clean_query, candidates, unresolved, positions, match.notice
+        documents, confidence, source, question, candidates, unresolved, positions, match.notice
     )
 
 

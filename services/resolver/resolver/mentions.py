@@ -18,8 +18,9 @@ def strip_mentions(text: str, names: Iterable[str]) -> str:
         r"(?<![\w@])@(?:" + "|".join(re.escape(n) for n in candidates) + r")(?![\w-])", re.IGNORECASE
     )
     stripped = re.sub(r"\s+", " ", pattern.sub(" ", text))
-    # Mentions leave gaps before punctuation ("@Doc: what" -> " : what") and a stray comma in front.
-    stripped = re.sub(r" ([,;:.?!])", r"\1", stripped)
+    # Mentions leave gaps before punctuation ("@Doc: what" -> " : what") and a stray comma in front; a
+    # dot that starts a word (".deb", ".so") is part of it, not punctuation.
+    stripped = re.sub(r" ([,;:.?!])(?!\w)", r"\1", stripped)
     return stripped.strip().lstrip(",;:").strip()
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from policypal.contracts import ActionName, InterruptKind, InterruptOption, ResolvedDocument
 from policypal.state import DocumentRecord, RegistryEntry
+from policypal.telemetry import stamp_action
 from resolver.documents import DocumentMatcher, resolve_documents
 from resolver.intent import IntentClassifier, IntentRequest, needs_web, web_tagged
 from resolver.mentions import strip_mentions
@@ -87,6 +88,9 @@ async def advance(turn: Turn, context: Context, deciders: Deciders, report: Stat
         if question is not None:
             return question
         turn.step = "documents"
+    if turn.action is not None:
+        # Decided now (or before the pause): the handling span and the matcher's spans carry it (issue 7).
+        stamp_action(turn.action)
     if turn.step == "documents":
         stopped = await _documents(turn, context, deciders.matcher, report)
         if stopped is not None:

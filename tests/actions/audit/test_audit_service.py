@@ -1,13 +1,10 @@
 """The @Audit worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
 
 import json
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-import nats
 import pytest
-from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.audit.drafted_audit import QUOTE_DROPPED_NOTICE
@@ -18,77 +15,39 @@ from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
 from policypal.state import ConversationStore
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from tests.actions.audit.conftest import TENANT, Library
 from tests.actions.policy_library import (
-    COMPANY_POLICY,
     EMAIL,
     INCIDENT_RULE,
     POLICY_INCIDENT,
     POLICY_RETENTION,
     POLICY_TRANSFER,
-    REGULATION_2024,
-    REGULATION_2025,
     RETENTION_2024,
     RETENTION_2025,
     TRANSFER_RULE,
 )
 from tests.actions.worker_harness import (
-    IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
-    index_pdf,
     request,
+    worker_harness,
 )
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
-TENANT = f"t{uuid.uuid4().hex[:10]}"
-Library = tuple[ChunkIndex, list[IndexedDocument]]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
-@pytest.fixture(scope="module")
-async def library(
-    tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder
-) -> AsyncIterator[Library]:
-    client = open_qdrant(None, path=tmp_path_factory.mktemp("audit") / "q")
-    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
-    await index.ensure_collection()
-    documents = [
-        await index_pdf(
-            index,
-            embedder,
-            tenant=TENANT,
-            document_id=doc_id,
-            title=title,
-            version=version,
-            pages=pages,
-            doc_type=kind,
-        )
-        for doc_id, title, version, pages, kind in (
-            ("policy", "Northwind Data Policy", "1", COMPANY_POLICY, "policy"),
-            ("reg24", "Records Regulation", "2024", REGULATION_2024, "regulatory"),
-            ("reg25", "Records Regulation", "2025", REGULATION_2025, "regulatory"),
-        )
-    ]
-    yield index, documents
-    await client.close()
-
 
 @pytest.fixture
 async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
-    nc = await nats.connect(str(nats_server.url))
-    js: JetStreamContext = nc.jetstream()
-    worker = WorkerHarness(js, redis_client, str(nats_server.url), DURABLE, SUBJECT, build_router)
-    await worker.new_conversation(TENANT)
-    yield worker
-    await worker.stop()
-    await nc.drain()
+    async with worker_harness(
+        str(nats_server.url),
+        redis_client,
+        TENANT,
+        durable=DURABLE,
+        subject=SUBJECT,
+        build_router=build_router,
+    ) as worker:
+        yield worker
 
 
 def _finding(result: AuditResult, target: str, source: str) -> Any:

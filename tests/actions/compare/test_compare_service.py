@@ -4,9 +4,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator
 
-import nats
 import pytest
-from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.compare.service import DURABLE, SUBJECT, build_router
@@ -14,7 +12,7 @@ from actions.drafting import llm_fallback_notice
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from policypal.vectorstore import ChunkIndex
 from tests.actions.policy_library import COMPANY_POLICY, REGULATION_2024, REGULATION_2025, RETENTION_2024
 from tests.actions.worker_harness import (
     IndexedDocument,
@@ -22,8 +20,10 @@ from tests.actions.worker_harness import (
     assert_citations_verbatim,
     assert_llm_citations,
     index_pdf,
+    local_index,
     prompt_passages,
     request,
+    worker_harness,
 )
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
@@ -34,40 +34,34 @@ Library = tuple[ChunkIndex, list[IndexedDocument]]
 
 
 @pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
-@pytest.fixture(scope="module")
 async def library(
     tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder
 ) -> AsyncIterator[Library]:
-    client = open_qdrant(None, path=tmp_path_factory.mktemp("compare") / "q")
-    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
-    await index.ensure_collection()
-    documents = [
-        await index_pdf(
-            index, embedder, tenant=TENANT, document_id=doc_id, title=title, version=version, pages=pages
-        )
-        for doc_id, title, version, pages in (
-            ("reg24", "Records Regulation", "2024", REGULATION_2024),
-            ("reg25", "Records Regulation", "2025", REGULATION_2025),
-            ("policy", "Northwind Data Policy", "1", COMPANY_POLICY),
-        )
-    ]
-    yield index, documents
-    await client.close()
+    async with local_index(tmp_path_factory.mktemp("compare") / "q", embedder) as index:
+        documents = [
+            await index_pdf(
+                index, embedder, tenant=TENANT, document_id=doc_id, title=title, version=version, pages=pages
+            )
+            for doc_id, title, version, pages in (
+                ("reg24", "Records Regulation", "2024", REGULATION_2024),
+                ("reg25", "Records Regulation", "2025", REGULATION_2025),
+                ("policy", "Northwind Data Policy", "1", COMPANY_POLICY),
+            )
+        ]
+        yield index, documents
 
 
 @pytest.fixture
 async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
-    nc = await nats.connect(str(nats_server.url))
-    js: JetStreamContext = nc.jetstream()
-    worker = WorkerHarness(js, redis_client, str(nats_server.url), DURABLE, SUBJECT, build_router)
-    await worker.new_conversation(TENANT)
-    yield worker
-    await worker.stop()
-    await nc.drain()
+    async with worker_harness(
+        str(nats_server.url),
+        redis_client,
+        TENANT,
+        durable=DURABLE,
+        subject=SUBJECT,
+        build_router=build_router,
+    ) as worker:
+        yield worker
 
 
 async def test_holistic_comparison_finds_the_planted_change_and_the_new_page(

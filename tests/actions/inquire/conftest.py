@@ -18,25 +18,18 @@ from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM
 from policypal.state import ConversationRecord, ConversationStore
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from policypal.vectorstore import ChunkIndex
 from tests.actions.inquire.retention_corpus import USER
+from tests.actions.worker_harness import local_index
 from tests.support.jetstream import reset_bus
 
 WorkerFactory = Callable[..., Awaitable[NatsBroker]]
 
 
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
 @pytest.fixture
 async def index(tmp_path: Path, embedder: MiniLMEmbedder) -> AsyncIterator[ChunkIndex]:
-    client = open_qdrant(None, path=tmp_path / "q")
-    chunk_index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
-    await chunk_index.ensure_collection()
-    yield chunk_index
-    await client.close()
+    async with local_index(tmp_path / "q", embedder) as chunk_index:
+        yield chunk_index
 
 
 @pytest.fixture

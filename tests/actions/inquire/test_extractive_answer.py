@@ -6,6 +6,7 @@ from actions.inquire.extractive_answer import MODEL, compose_answer, select_pass
 from actions.inquire.passages import Passage, candidate_passages
 from policypal.contracts import ResolvedDocument
 from policypal.vectorstore import ChunkHit
+from tests.actions.inquire.hand_made_hits import chunk_hit
 
 DOCS = [
     ResolvedDocument(document_id="d1", title="Retention Policy", version="2", doc_type="policy"),
@@ -15,18 +16,7 @@ DOCS = [
 
 def hit(document_id: str, page: int, chunk_index: int, text: str) -> ChunkHit:
     title = next(d.title for d in DOCS if d.document_id == document_id)
-    return ChunkHit(
-        tenant_id="t",
-        user_id="u",
-        document_id=document_id,
-        title=title,
-        version="2",
-        doc_type="policy",
-        page=page,
-        chunk_index=chunk_index,
-        text=text,
-        score=0.5,
-    )
+    return chunk_hit(text, document_id=document_id, title=title, page=page, chunk_index=chunk_index)
 
 
 HITS = [

@@ -1,12 +1,11 @@
 """Markers of a generated answer tied to the passages they number, with verbatim quotes."""
 
-import pytest
-
 from actions.inquire.grounding import ground_answer, keep_markers, statements_by_marker
 from actions.inquire.query_rewrite import without_titles
 from policypal.contracts import ResolvedDocument
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit
+from tests.actions.inquire.hand_made_hits import chunk_hit
 
 RETENTION = (
     "Retention Policy. This policy applies to every branch of the bank. "
@@ -16,23 +15,9 @@ RETENTION = (
 SECURITY = "Access to the archive requires two-factor authentication. Visitors are escorted by security staff at all times inside the building."
 
 
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
 def hit(text: str, chunk_index: int, page: int = 1) -> ChunkHit:
-    return ChunkHit(
-        tenant_id="t",
-        user_id="u",
-        document_id="pol",
-        title="Records Policy",
-        version="2",
-        doc_type="policy",
-        page=page,
-        chunk_index=chunk_index,
-        text=text,
-        score=0.8,
+    return chunk_hit(
+        text, document_id="pol", title="Records Policy", page=page, chunk_index=chunk_index, score=0.8
     )
 
 

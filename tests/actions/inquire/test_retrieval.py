@@ -46,6 +46,25 @@ def test_many_documents_give_three_each_and_fifteen_in_all() -> None:
     }
 
 
+def test_a_clear_best_match_keeps_the_floor_of_chunks_in_rank_order() -> None:
+    # Rank order (fused), not score order: the third candidate is below stop but ranked before d.
+    hits = [_hit("a", 0, 0.45), _hit("b", 1, 0.25), _hit("a", 2, 0.28), _hit("a", 3, 0.2)]
+    kept = adaptive_k(hits, stop=0.3, floor=3, floor_from=0.38)
+    assert [(h.document_id, h.chunk_index) for h in kept] == [("a", 0), ("b", 1), ("a", 2)]
+
+
+def test_no_floor_when_the_best_match_is_under_the_low_line() -> None:
+    weak = [_hit("a", 0, 0.36), _hit("a", 1, 0.25), _hit("a", 2, 0.2)]
+    assert [h.chunk_index for h in adaptive_k(weak, stop=0.3, floor=3, floor_from=0.38)] == [0]
+    off_topic = [_hit("a", i, 0.29 - i / 100) for i in range(4)]
+    assert adaptive_k(off_topic, stop=0.3, floor=3, floor_from=0.38) == []
+
+
+def test_the_floor_adds_nothing_when_enough_chunks_pass_stop() -> None:
+    hits = [_hit("a", 0, 0.6), _hit("a", 1, 0.5), _hit("a", 2, 0.4), _hit("a", 3, 0.2)]
+    assert [h.chunk_index for h in adaptive_k(hits, stop=0.3, floor=3, floor_from=0.38)] == [0, 1, 2]
+
+
 def test_confidence_tiers_follow_the_mean_of_the_best_three() -> None:
     thresholds = Thresholds(stop=0.3, low=0.4, high=0.55)
     assert assess([], thresholds).tier == "low"

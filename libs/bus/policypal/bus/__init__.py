@@ -3,13 +3,27 @@
 from policypal.bus.broker import build_broker, jstream
 from policypal.bus.consumer_lag import ConsumerLag, Durable, durables_of
 from policypal.bus.delivery import DeliveryOutcome, Unprocessable, process_delivery
-from policypal.bus.publishing import TerminalRecorder, publish_event, publish_status, publish_terminal
+from policypal.bus.publishing import (
+    TerminalRecorder,
+    publish_event,
+    publish_recorded_terminal,
+    publish_status,
+    publish_terminal,
+)
 from policypal.bus.streams import declare_streams, document_store
-from policypal.bus.subscribing import durable_pull_subscriber, is_last_delivery, keep_raw_body
+from policypal.bus.subscribing import (
+    CurrentBroker,
+    DeliveredMessage,
+    durable_pull_subscriber,
+    is_last_delivery,
+    keep_raw_body,
+)
 from policypal.bus.worker import run_worker
 
 __all__ = [
     "ConsumerLag",
+    "CurrentBroker",
+    "DeliveredMessage",
     "DeliveryOutcome",
     "Durable",
     "TerminalRecorder",
@@ -24,6 +38,7 @@ __all__ = [
     "keep_raw_body",
     "process_delivery",
     "publish_event",
+    "publish_recorded_terminal",
     "publish_status",
     "publish_terminal",
     "run_worker",

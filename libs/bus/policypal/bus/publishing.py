@@ -58,10 +58,23 @@ async def publish_terminal(broker: NatsBroker, recorder: TerminalRecorder, event
     ``terminal:<request_id>``, which JetStream de-duplicates within its window.
     """
     standing = await recorder.record_terminal(event)
-    if not await recorder.was_published(standing):
+    await publish_recorded_terminal(
+        broker, recorder, standing, published=await recorder.was_published(standing)
+    )
+    return standing
+
+
+async def publish_recorded_terminal(
+    broker: NatsBroker, recorder: TerminalRecorder, standing: Envelope, *, published: bool
+) -> None:
+    """Publish ``standing``, the terminal event the recorder already holds, unless it was ``published``.
+
+    For a caller that recorded the event and read ``published`` itself (``RequestLedger.record_and_keep``,
+    one round trip): the rest is ``publish_terminal``'s, the mark set only once JetStream acknowledged.
+    """
+    if not published:
         await publish_event(broker, standing, msg_id=f"terminal:{standing.request_id}")
         await recorder.mark_published(standing)
-    return standing
 
 
 async def publish_status(broker: NatsBroker, request: Envelope, stage: str, message: str) -> None:

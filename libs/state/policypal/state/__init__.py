@@ -17,8 +17,9 @@ from policypal.state.escalations import (
     escalation_id_for,
 )
 from policypal.state.memory import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
+from policypal.state.request_start import RequestStart, read_request_start
 from policypal.state.request_status import RequestRecord, RequestTracker
-from policypal.state.requests import RequestLedger
+from policypal.state.requests import RecordedTerminal, RequestLedger
 from policypal.state.sets import DocumentSet, SetStore, set_key
 
 __all__ = [
@@ -36,15 +37,18 @@ __all__ = [
     "EscalationTicket",
     "PendingInterrupt",
     "PendingRequest",
+    "RecordedTerminal",
     "RegistryEntry",
     "RequestLedger",
     "RequestRecord",
+    "RequestStart",
     "RequestTracker",
     "SetStore",
     "StoredMessage",
     "assistant_message_id",
     "connect_redis",
     "escalation_id_for",
+    "read_request_start",
     "set_key",
     "user_message_id",
 ]

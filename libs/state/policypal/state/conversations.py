@@ -10,8 +10,9 @@ from policypal.state import keys
 
 # Adds the message only if its id is new and the conversation still exists, atomically: a retried
 # append never duplicates history, and a late answer never brings back a deleted conversation. Only
-# ``last_message_at`` of the stored record changes, so a rename made meanwhile is kept.
-_APPEND_ONCE = """
+# ``last_message_at`` of the stored record changes, so a rename made meanwhile is kept. The request
+# ledger runs the same script inside its own (``RequestLedger.record_and_keep``).
+APPEND_ONCE_SCRIPT = """
 local raw = redis.call('GET', KEYS[3])
 if not raw then
   return 0
@@ -55,6 +56,16 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def owned_conversation(raw: str | bytes | None, tenant_id: str, user_id: str) -> "ConversationRecord | None":
+    """The stored conversation JSON ``raw`` if there is one and it belongs to this tenant and user."""
+    if raw is None:
+        return None
+    record = ConversationRecord.model_validate_json(raw)
+    if record.tenant_id != tenant_id or record.user_id != user_id:
+        return None
+    return record
+
+
 class ConversationRecord(BaseModel):
     """A conversation owned by one user of one tenant."""
 
@@ -82,7 +93,7 @@ class ConversationStore:
 
     def __init__(self, redis: Redis) -> None:
         self._redis = redis
-        self._append_once = redis.register_script(_APPEND_ONCE)
+        self._append_once = redis.register_script(APPEND_ONCE_SCRIPT)
         self._rename = redis.register_script(_RENAME)
 
     async def create(self, record: ConversationRecord) -> None:
@@ -98,12 +109,7 @@ class ConversationStore:
     async def get(self, tenant_id: str, user_id: str, conversation_id: str) -> ConversationRecord | None:
         """The conversation if it exists and belongs to this tenant and user, else None."""
         raw = await self._redis.get(keys.conversation(tenant_id, conversation_id))
-        if raw is None:
-            return None
-        record = ConversationRecord.model_validate_json(raw)
-        if record.tenant_id != tenant_id or record.user_id != user_id:
-            return None
-        return record
+        return owned_conversation(raw, tenant_id, user_id)
 
     async def recent(self, tenant_id: str, user_id: str, limit: int = 100) -> list[ConversationRecord]:
         """The user's conversations, most recently active first."""

@@ -56,10 +56,15 @@ class RequestTracker:
 
     async def mark_running(self, tenant_id: str, request_id: str) -> None:
         """Note that a worker started the request; nothing happens for a request not made through the API."""
-        record = await self.get(tenant_id, request_id)
+        await self.mark_started(await self.get(tenant_id, request_id))
+
+    async def mark_started(self, record: RequestRecord | None) -> None:
+        """``mark_running`` for a ``record`` read already (``read_request_start``); None does nothing."""
         if record is None or record.phase == "running":
             return
         running = record.model_copy(update={"phase": "running", "started_at": _now()})
         await self._redis.set(
-            keys.request_status(tenant_id, request_id), running.model_dump_json(), ex=TERMINAL_TTL_SECONDS
+            keys.request_status(record.tenant_id, record.request_id),
+            running.model_dump_json(),
+            ex=TERMINAL_TTL_SECONDS,
         )

@@ -14,6 +14,7 @@ from policypal.telemetry.request_scope import (
     request_scope,
     scope_attributes,
     service_span,
+    stamp_action,
 )
 from policypal.telemetry.tracing import setup_tracing, tracer
 
@@ -31,5 +32,6 @@ __all__ = [
     "service_span",
     "setup_metrics",
     "setup_tracing",
+    "stamp_action",
     "tracer",
 ]

@@ -8,7 +8,7 @@ searching and LLM calls made under it carry ``policypal.tenant_id``, ``policypal
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from opentelemetry import trace
 from opentelemetry.util.types import AttributeValue
@@ -51,6 +51,19 @@ def request_scope(tenant_id: str, request_id: str, action: str | None = None) ->
         yield scope
     finally:
         _current.reset(token)
+
+
+def stamp_action(action: str) -> None:
+    """The running request's action is now known: the current span and every span opened after carry it.
+
+    For the resolver, which learns the action only after its handling span was opened: that span, and
+    the document matcher's LLM and search spans that follow, then carry ``policypal.action`` too. The
+    scope's change ends with the enclosing ``request_scope`` block (or the task it was made in).
+    """
+    scope = _current.get()
+    if scope is not None and scope.action != action:
+        _current.set(replace(scope, action=action))
+    trace.get_current_span().set_attribute(ACTION, action)
 
 
 def scope_attributes() -> dict[str, AttributeValue]:

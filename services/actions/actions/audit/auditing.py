@@ -17,8 +17,9 @@ from actions.audit.findings import Tally, best_matches, tally
 from actions.audit.report import AuditScope, compose_audit
 from actions.audit.statements import SourceStatement, document_statement, text_statements
 from actions.drafting import llm_fallback_notice
-from actions.extracts import Extract, embed_extracts, embed_texts, sentence_extracts
+from actions.extracts import Extract, embed_extracts, sentence_extracts
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
+from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
 from actions.themes import find_themes
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
@@ -58,26 +59,43 @@ async def audit(
             "audit_needs_source",
             "Please tag the policy to audit, or paste the text to audit, with the regulations to audit it against.",
         )
+    # After a failed model the offline audit goes through the same stages: the user sees each once.
+    progress = _each_stage_once(progress)
+    # Policy mode reads the source once, whichever path audits it.
+    source = await _source_sample(event, progress, index) if event.source_document_id is not None else None
     notices = []
     if llm is not None:
         try:
             return await _drafted(
-                event, source_text, targets, progress, index=index, embedder=embedder, llm=llm
+                event, source_text, source, targets, progress, index=index, embedder=embedder, llm=llm
             )
         except LLMError as exc:
             logger.warning("audit answered offline: %s", exc)
             notices.append(llm_fallback_notice("audit"))
-    if event.source_document_id is not None:
-        answer = await _policy_mode(event, targets, progress, index=index, embedder=embedder)
+    if source is not None:
+        answer = await _policy_mode(event, source, targets, progress, index=index, embedder=embedder)
     else:
         assert source_text is not None  # checked above
         answer = await _text_mode(event, source_text, targets, progress, index=index, embedder=embedder)
     return replace(answer, notices=notices)
 
 
+def _each_stage_once(progress: Progress) -> Progress:
+    """``progress`` that publishes the first status of each stage and drops any later one."""
+    published: set[str] = set()
+
+    async def report(stage: str, message: str) -> None:
+        if stage not in published:
+            published.add(stage)
+            await progress(stage, message)
+
+    return report
+
+
 async def _drafted(
     event: ActionRequested,
     source_text: str | None,
+    source: tuple[str, list[ChunkPoint]] | None,
     targets: list[ResolvedDocument],
     progress: Progress,
     *,
@@ -85,8 +103,11 @@ async def _drafted(
     embedder: Embedder,
     llm: LLM,
 ) -> ActionAnswer:
-    """Gather the evidence as seed 000's dual mode says, then let the model audit it."""
-    if event.source_document_id is None:
+    """Gather the evidence as seed 000's dual mode says, then let the model audit it.
+
+    ``source`` is the policy's title and sample in policy mode, None in text mode.
+    """
+    if source is None:
         assert source_text is not None  # checked by the caller
         statements = text_statements(source_text)
         await progress("retrieving", f"Searching {_titles(targets)} for the passages closest to your text…")
@@ -97,7 +118,7 @@ async def _drafted(
         )
         usage = Usage()
     else:
-        source_title, sample = await _source_sample(event, progress, index)
+        source_title, sample = source
         themes, usage = await extract_themes(event, sample, llm)
         await progress("extracting_themes", "Themes: " + "; ".join(themes) + ".")
         await progress("retrieving", f"Searching {_titles(targets)} theme by theme…")
@@ -175,13 +196,14 @@ async def _text_mode(
 
 async def _policy_mode(
     event: ActionRequested,
+    source: tuple[str, list[ChunkPoint]],
     targets: list[ResolvedDocument],
     progress: Progress,
     *,
     index: ChunkIndex,
     embedder: Embedder,
 ) -> ActionAnswer:
-    source_title, sample = await _source_sample(event, progress, index)
+    source_title, sample = source
     extracts = sentence_extracts(sample)
     if not extracts:
         raise Refusal(

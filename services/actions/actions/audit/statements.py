@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from actions.extracts import MIN_EXTRACT_CHARS, Extract
 from actions.inquire.citations import is_verbatim, quote_from
-from actions.inquire.passages import sentence_spans
+from actions.sentences import sentence_spans
 
 #: Seed 000, text mode is for short sources (< 1000 words): at most this many statements are checked.
 MAX_TEXT_STATEMENTS = 40

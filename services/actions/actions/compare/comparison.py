@@ -9,8 +9,9 @@ from actions.compare.focus import focus_topic
 from actions.compare.focused import TopicSentences, compose_focused
 from actions.compare.holistic import DocumentSentences, compose_holistic
 from actions.drafting import llm_fallback_notice
-from actions.extracts import embed_extracts, embed_texts, sentence_extracts
+from actions.extracts import embed_extracts, sentence_extracts
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
+from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
 from policypal.contracts import ActionRequested, ResolvedDocument
 from policypal.embeddings import Embedder

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from actions.inquire.citations import cite, is_verbatim, quote_from
-from actions.inquire.passages import sentence_spans
+from actions.sentences import sentence_spans
 from actions.web_search import WebResult
 from policypal.contracts import Citation, WebCitation
 from policypal.embeddings import Embedder

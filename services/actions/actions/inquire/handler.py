@@ -1,32 +1,26 @@
-"""One @Inquire request, from the bus to its terminal event."""
+"""@Inquire: what the worker composes for a request; the shared lifecycle does the rest.
+
+``run_action_request`` (actions.request_lifecycle) reads the request's start, repeats an ended request,
+records, keeps and publishes the terminal event; this module searches and answers, or asks how to go
+on when retrieval found only weak matches (seed 000).
+"""
 
 import logging
 from dataclasses import replace
-
-from faststream.nats import NatsBroker
-from redis.asyncio import Redis
 
 from actions.inquire.answer import LLM_FALLBACK_NOTICE, InquiryAnswer, offline
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, caution_for, thresholds_for
 from actions.inquire.extractive_answer import compose_answer
 from actions.inquire.generation import answer_with_llm
-from actions.inquire.low_confidence import conclude_with_question, low_confidence_interrupt, repeat_question
+from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
 from actions.inquire.passages import candidate_passages, score_passages
-from actions.inquire.replies import TokenPublisher, conclude
 from actions.inquire.retrieval import embed_query, retrieve
+from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Question
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
-from policypal.bus import Unprocessable, publish_status
-from policypal.contracts import ActionRequested, ErrorEvent, InterruptEvent, ResponseEvent
+from policypal.contracts import ActionRequested
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
-from policypal.state import (
-    ConversationMemory,
-    ConversationRecord,
-    ConversationStore,
-    RequestLedger,
-    assistant_message_id,
-)
 from policypal.vectorstore import ChunkIndex
 
 logger = logging.getLogger(__name__)
@@ -38,82 +32,41 @@ FAILURE_SENTENCE = (
 )
 
 
-async def handle_action_requested(
+async def inquire(
     event: ActionRequested,
+    progress: Progress,
+    on_delta: OnDelta,
     *,
-    broker: NatsBroker,
-    redis: Redis,
     index: ChunkIndex,
     embedder: Embedder,
-    final_delivery: bool,
+    cache: AnswerCache | None = None,
     llm: LLM | None = None,
     web_search: WebSearch | None = None,
-) -> None:
-    """Answer ``event`` once: search, compose, store the assistant turn, publish the response.
+) -> ActionAnswer | Question:
+    """Answer ``event`` (``Compose`` of the @Inquire worker), or ask how to go on after weak matches.
 
-    With an ``llm`` the answer is drafted by the model and streamed as token events; without one (or
-    when the model fails after its retries) it is the offline-extractive answer. When retrieval finds
-    only weak matches the request ends with a ``retrieval_low`` question instead (seed 000).
-
-    A request that has ended already is only repeated (same stored turn, same event). Infrastructure
-    errors propagate so the delivery is retried; on the ``final_delivery`` the user gets an
-    ``action_failed`` error before the message is dead-lettered (ARCHITECTURE invariant 3).
+    With an ``llm`` the answer is drafted by the model and streamed through ``on_delta``; without one
+    (or when the model fails after its retries) it is the offline-extractive answer.
     """
-    ledger = RequestLedger(redis)
-    conversations = ConversationStore(redis)
-    conversation = await _owned_conversation(event, conversations)
-    try:
-        existing = await ledger.terminal(event.tenant_id, event.request_id)
-        if isinstance(existing, ResponseEvent | ErrorEvent):
-            await conclude(existing, conversation, broker=broker, ledger=ledger, conversations=conversations)
-            return
-        if isinstance(existing, InterruptEvent):
-            await repeat_question(
-                existing, conversation, broker=broker, ledger=ledger, conversations=conversations
-            )
-            return
-        await publish_status(broker, event, "retrieving", "Searching your documents…")
-        answer = await compose_inquiry(
-            event,
-            broker=broker,
-            llm=llm,
-            index=index,
-            embedder=embedder,
-            cache=AnswerCache(redis),
-            web_search=web_search,
-        )
-        if isinstance(answer, LowConfidence):
-            await conclude_with_question(
-                event,
-                low_confidence_interrupt(event, answer.confidence),
-                conversation,
-                broker=broker,
-                ledger=ledger,
-                conversations=conversations,
-                memory=ConversationMemory(redis),
-            )
-            return
-        await conclude(
-            response_event(event, answer),
-            conversation,
-            broker=broker,
-            ledger=ledger,
-            conversations=conversations,
-        )
-    except Unprocessable:
-        raise
-    except Exception:
-        if final_delivery:
-            await conclude(
-                _failure(event), conversation, broker=broker, ledger=ledger, conversations=conversations
-            )
-        raise
+    await progress("retrieving", "Searching your documents…")
+    answer = await compose_inquiry(
+        event,
+        on_delta=on_delta,
+        llm=llm,
+        index=index,
+        embedder=embedder,
+        cache=cache,
+        web_search=web_search,
+    )
+    if isinstance(answer, LowConfidence):
+        return Question(low_confidence_interrupt(event, answer.confidence), resume_point(event))
+    return action_answer(event, answer)
 
 
 async def compose_inquiry(
     event: ActionRequested,
     *,
-    broker: NatsBroker,
+    on_delta: OnDelta,
     llm: LLM | None,
     index: ChunkIndex,
     embedder: Embedder,
@@ -134,7 +87,7 @@ async def compose_inquiry(
             llm=llm,
             index=index,
             embedder=embedder,
-            on_delta=TokenPublisher(broker, event),
+            on_delta=on_delta,
             cache=cache,
             web_search=web_search,
         )
@@ -171,44 +124,16 @@ async def answer_inquiry(
     return offline(compose_answer(event.documents, passages, scores), confidence, notices=notices)
 
 
-def response_event(event: ActionRequested, answer: InquiryAnswer) -> ResponseEvent:
-    """The terminal response of ``event`` carrying ``answer``."""
-    return ResponseEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
-        message_id=assistant_message_id(event.request_id),
-        action="inquire",
+def action_answer(event: ActionRequested, answer: InquiryAnswer) -> ActionAnswer:
+    """``answer`` as the shared lifecycle turns it into the response event, with its retrieval fields."""
+    return ActionAnswer(
         answer=answer.answer,
         citations=answer.citations,
+        notices=answer.notices,
         model=answer.model,
         usage=answer.usage,
-        inference_confidence=event.inference_confidence,
         retrieval_confidence=answer.confidence.tier if answer.confidence else None,
         caution=caution_for(answer.confidence, event),
-        notices=[*event.notices, *answer.notices],
         cached=answer.cached,
         web_citations=answer.web_citations,
     )
-
-
-def _failure(event: ActionRequested) -> ErrorEvent:
-    return ErrorEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
-        code="action_failed",
-        message=FAILURE_SENTENCE,
-        retryable=True,
-    )
-
-
-async def _owned_conversation(event: ActionRequested, conversations: ConversationStore) -> ConversationRecord:
-    if event.thread_id is None:
-        raise Unprocessable("action request without a conversation (thread_id)")
-    conversation = await conversations.get(event.tenant_id, event.user_id, event.thread_id)
-    if conversation is None:
-        raise Unprocessable(f"conversation {event.thread_id} not found for this tenant and user")
-    return conversation

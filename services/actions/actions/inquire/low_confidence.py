@@ -14,13 +14,11 @@ can be handed back to this worker unchanged but for that choice.
 from faststream.nats import NatsBroker
 
 from actions.inquire.confidence import Confidence
-from policypal.bus import publish_terminal
+from policypal.bus import publish_recorded_terminal
 from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption
 from policypal.state import (
-    ConversationMemory,
     ConversationRecord,
     ConversationStore,
-    PendingInterrupt,
     RequestLedger,
     StoredMessage,
     assistant_message_id,
@@ -68,26 +66,6 @@ def resume_point(event: ActionRequested) -> dict[str, object]:
     }
 
 
-async def conclude_with_question(
-    event: ActionRequested,
-    interrupt: InterruptEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
-    memory: ConversationMemory,
-) -> None:
-    """End the request with ``interrupt``: pending saved, ledger, history kept, then published.
-
-    As in the resolver, the pending question is saved before the ledger records it, so a crash in
-    between is repaired by the redelivery (same interrupt id), and an answer never arrives before its
-    resume point (ADR 0003). A request that has ended already only repeats its end (``repeat_question``).
-    """
-    await memory.save_pending(PendingInterrupt(interrupt=interrupt, resume_point=resume_point(event)))
-    await repeat_question(interrupt, conversation, broker=broker, ledger=ledger, conversations=conversations)
-
-
 async def repeat_question(
     interrupt: InterruptEvent,
     conversation: ConversationRecord,
@@ -100,10 +78,11 @@ async def repeat_question(
 
     The pending question is not saved again here: a newer message may have replaced it meanwhile.
     """
-    standing = await ledger.record_terminal(interrupt)
-    if isinstance(standing, InterruptEvent):
+    recorded = await ledger.record_and_keep(interrupt, conversation, question_turn(interrupt))
+    standing = recorded.standing
+    if not recorded.kept and isinstance(standing, InterruptEvent):
         await conversations.append(conversation, question_turn(standing))
-    await publish_terminal(broker, ledger, standing)
+    await publish_recorded_terminal(broker, ledger, standing, published=recorded.published)
 
 
 def question_turn(interrupt: InterruptEvent) -> StoredMessage:

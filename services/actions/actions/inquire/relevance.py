@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.inquire.extractive_answer import RELEVANCE_FLOOR
-from actions.inquire.passages import sentence_spans
+from actions.sentences import sentence_spans
 from policypal.embeddings import Embedder
 from policypal.vectorstore import ChunkHit
 

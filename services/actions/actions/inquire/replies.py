@@ -2,7 +2,7 @@
 
 from faststream.nats import NatsBroker
 
-from policypal.bus import publish_event, publish_terminal
+from policypal.bus import publish_event, publish_recorded_terminal
 from policypal.contracts import ActionRequested, ErrorEvent, ResponseEvent, TokenEvent
 from policypal.state import (
     ConversationRecord,
@@ -53,11 +53,14 @@ async def conclude(
 
     The ledger decides first, so the stored turn and the published event are the same one even when
     two deliveries race. Every step is idempotent: a crash between them is repaired by the redelivery.
+    Recording keeps the turn in the same round trip when ``terminal`` stands, and says whether the
+    event was published already, so neither is asked again.
     """
-    standing = await ledger.record_terminal(terminal)
-    if isinstance(standing, ResponseEvent | ErrorEvent):
+    recorded = await ledger.record_and_keep(terminal, conversation, assistant_turn(terminal))
+    standing = recorded.standing
+    if not recorded.kept and isinstance(standing, ResponseEvent | ErrorEvent):
         await conversations.append(conversation, assistant_turn(standing))
-    await publish_terminal(broker, ledger, standing)
+    await publish_recorded_terminal(broker, ledger, standing, published=recorded.published)
 
 
 def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:

@@ -53,9 +53,29 @@ async def retrieve(
     return adaptive_k(candidates, stop=thresholds.stop)
 
 
-def adaptive_k(candidates: list[ChunkHit], *, stop: float, limit: int = MAX_CHUNKS) -> list[ChunkHit]:
-    """The ``candidates`` (in rank order) at or above ``stop``, 3-5 per document, ``limit`` in all."""
+def adaptive_k(
+    candidates: list[ChunkHit],
+    *,
+    stop: float,
+    limit: int = MAX_CHUNKS,
+    floor: int = 0,
+    floor_from: float = 1.0,
+) -> list[ChunkHit]:
+    """The ``candidates`` (in rank order) at or above ``stop``, 3-5 per document, ``limit`` in all.
+
+    When the best candidate reaches ``floor_from`` but fewer than ``floor`` chunks pass ``stop``, the
+    next candidates in rank order fill up to ``floor``: a question that clearly matches one passage
+    still gets its neighbours (the fused ranking may put the answering page just under the line).
+    Candidates that never reach ``floor_from`` get no floor, so an off-topic question keeps nothing.
+    ``retrieve`` leaves it off: measured as an ablation (bench/retrieval_recall.py, docs/benchmarks.md),
+    a floor of 3 from the low line changed no recall.
+    """
     relevant = [hit for hit in candidates if hit.score >= stop]
+    if len(relevant) < floor and candidates and max(hit.score for hit in candidates) >= floor_from:
+        chosen = {id(hit) for hit in relevant}
+        extra = [hit for hit in candidates if id(hit) not in chosen][: floor - len(relevant)]
+        chosen.update(id(hit) for hit in extra)
+        relevant = [hit for hit in candidates if id(hit) in chosen]
     documents = len({hit.document_id for hit in relevant})
     per_document = max(MIN_PER_DOCUMENT, min(MAX_PER_DOCUMENT, limit // max(documents, 1)))
     kept: list[ChunkHit] = []

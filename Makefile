@@ -1,5 +1,6 @@
 # Quick start: `make up` runs the whole system on one machine; `make test` runs every test.
-# Both create the virtualenv and install the workspace on first use.
+# Both create the virtualenv and install the workspace on first use; `make test` also installs
+# Chromium (as root; scripts/ensure-chromium.sh) for the web console's browser test.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -22,6 +23,7 @@ test: $(STAMP)
 	$(BIN)/ruff check libs services tests bench
 	$(BIN)/ruff format --check libs services tests bench
 	$(BIN)/mypy libs/*/policypal services/*/*/ --no-error-summary
+	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
 
 # The LLM path against a real llama.cpp server with a small packaged model (tests marked slow; not in

@@ -4,7 +4,7 @@ import pytest
 from redis.asyncio import Redis
 
 from policypal.auth import origin_allowed
-from policypal.auth.cors import AllowedOrigins, origin_patterns
+from policypal.auth.cors import AllowedOrigins, deployment_origins, origin_patterns
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,18 @@ async def test_the_index_follows_each_tenants_domains(redis_client: Redis) -> No
     assert await origins.allows("https://new.example.com")
     await origins.replace("globex", ["shop.example.com"], [])
     assert not await origins.allows("https://shop.example.com")
+
+
+@pytest.mark.parametrize(
+    ("base_url", "origins"),
+    [
+        ("http://127.0.0.1:8000", {"http://127.0.0.1:8000", "http://localhost:8000"}),
+        ("http://LOCALHOST:8000/", {"http://127.0.0.1:8000", "http://localhost:8000"}),
+        ("https://policypal.example.com", {"https://policypal.example.com"}),
+        ("https://policypal.example.com:8443/api", {"https://policypal.example.com:8443"}),
+    ],
+)
+def test_a_deployment_origin_is_its_base_urls_origin_with_the_loopback_twin(
+    base_url: str, origins: set[str]
+) -> None:
+    assert deployment_origins(base_url) == origins

@@ -124,3 +124,35 @@ async def test_an_origin_goes_when_no_tenant_allows_it_any_more(
     ).status_code == 204  # still the other's
     await origins.replace(other, ["shared.example.com"], [])
     assert (await client.options(thread.url, headers=preflight(origin))).status_code == 403
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+async def test_the_gateways_web_console_reads_streams_without_any_tenant_allowing_it(
+    client: httpx.AsyncClient, broker: NatsBroker, settings: Settings, redis_client: Redis, host: str
+) -> None:
+    # The console is served by the gateway: settings.api_base_url, http://127.0.0.1:<port> here.
+    origin = f"http://{host}:{settings.port}"
+    thread = await owned_thread(settings, redis_client)
+    answered = await client.options(thread.url, headers=preflight(origin))
+    assert answered.status_code == 204
+    assert answered.headers["access-control-allow-origin"] == origin
+
+    await publish_event(broker, thread.response("r1"))
+    params = {"token": thread.token, "request_id": "r1"}
+    async with client.stream("GET", thread.url, params=params, headers={"Origin": origin}) as stream:
+        assert stream.status_code == 200
+        assert stream.headers["access-control-allow-origin"] == origin
+        assert [m.event for m in await collect(stream)] == ["response"]
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://127.0.0.1:{other}", "http://127.0.0.1", "https://127.0.0.1:{port}"]
+)
+async def test_only_the_gateways_exact_origin_is_admitted(
+    client: httpx.AsyncClient, settings: Settings, redis_client: Redis, origin: str
+) -> None:
+    thread = await owned_thread(settings, redis_client)
+    other = origin.format(other=settings.port + 1, port=settings.port)
+    answered = await client.options(thread.url, headers=preflight(other))
+    assert answered.status_code == 403
+    assert cors_headers(answered) == []

@@ -63,6 +63,23 @@ async def test_the_clean_query_drops_chat_filler_and_pointers_at_the_resolved_do
     assert action_request(event, outcome, [], UserContext()).query == "how long are records kept?"
 
 
+async def test_mentions_as_the_gateway_inserts_them_are_understood() -> None:
+    # /v1/mentions suggests "@PrudentialRulebook" for a document and "@CapitalRules" for a set.
+    rulebook = document("d1", "Prudential Rulebook", doc_type="regulatory").model_copy(
+        update={"set_name": "Capital Rules"}
+    )
+    handbook = document("d2", "Staff Handbook").model_copy(update={"set_name": "Capital Rules"})
+    for text, mentioned in (
+        ("@inquire @PrudentialRulebook What total capital ratio must institutions maintain?", ("d1",)),
+        ("@inquire @CapitalRules What total capital ratio must institutions maintain?", ("d1", "d2")),
+    ):
+        outcome, _ = await run_turn(chat(text, "inquire", mentioned), [rulebook, handbook])
+
+        assert isinstance(outcome, Plan), text
+        assert outcome.turn.clean_query == "What total capital ratio must institutions maintain?"
+        assert [d.document_id for d in outcome.turn.documents] == list(mentioned)
+
+
 async def test_a_message_of_only_filler_keeps_its_words_as_the_question() -> None:
     outcome, _ = await run_turn(chat("@Inquire @Policy d1 thanks!", "inquire", ("d1",)), CATALOG[:2])
 

@@ -25,6 +25,7 @@ from gateway.health import open_qdrant_probe
 from gateway.rate_limits import enforce_rate_limit
 from gateway.resources import Resources
 from gateway.uploads import UploadSizeGuard
+from gateway.web_console import mount_console
 from policypal.auth import Authenticator
 from policypal.auth.http import require_scope
 from policypal.bus import build_broker, declare_streams, document_store
@@ -96,4 +97,5 @@ def create_app(
     app.include_router(asyncapi.router)
     app.include_router(sets.router, dependencies=[Depends(require_scope("ingest")), limited])
     app.include_router(mentions.router, dependencies=[Depends(require_scope("chat")), limited])
+    mount_console(app, settings)
     return app

@@ -67,7 +67,7 @@ def matches(label: str, prefix: str) -> bool:
 
 
 def mention_text(label: str) -> str:
-    """``@label`` with spaces removed, as the resolver reads one word after the ``@``."""
+    """``@label`` with spaces removed, so the mention reads as one word; the resolver knows both forms."""
     return "@" + "".join(label.split())
 
 

@@ -13,7 +13,7 @@ from notifier.fanout import FanOut
 from notifier.resources import Resources
 from notifier.routes import StreamAlreadyEnded
 from policypal.auth import Authenticator
-from policypal.auth.cors import TenantCors
+from policypal.auth.cors import TenantCors, deployment_origins
 from policypal.bus import declare_streams
 from policypal.bus.broker import DEFAULT_NATS_URL
 from policypal.config import Settings
@@ -71,8 +71,15 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    # The widget opens its EventSource from a tenant's site: the same origins as the gateway answer.
-    app.add_middleware(TenantCors, redis_of=_redis, allow_methods=CORS_METHODS, allow_headers=CORS_HEADERS)
+    # The widget opens its EventSource from a tenant's site: the same origins as the gateway answer;
+    # the gateway's web console opens its streams from the gateway's own origin.
+    app.add_middleware(
+        TenantCors,
+        redis_of=_redis,
+        allow_methods=CORS_METHODS,
+        allow_headers=CORS_HEADERS,
+        fixed_origins=deployment_origins(settings.api_base_url),
+    )
 
     @app.exception_handler(StreamAlreadyEnded)
     async def _ended(request: Request, exc: StreamAlreadyEnded) -> Response:

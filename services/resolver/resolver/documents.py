@@ -19,7 +19,7 @@ from policypal.contracts import ActionName, ConfidenceTier, ResolvedDocument
 from policypal.state import DocumentRecord, RegistryEntry
 from resolver.document_pointers import document_names, plain_question
 from resolver.matching import fuzzy_matches, loose_names, title_hits
-from resolver.mentions import mask_spans, mention_spans, strip_mentions
+from resolver.mentions import mask_spans, mention_names, mention_spans, strip_mentions
 from resolver.references import find_references, resolve_reference
 
 _RANK: dict[ConfidenceTier, int] = {"low": 0, "medium": 1, "high": 2}
@@ -166,7 +166,7 @@ async def resolve_documents(
     recent: Sequence[str] = (),
 ) -> DocumentResolution:
     """Run the three stages for ``message``; ``catalog`` holds the user's ready documents."""
-    names = [n for doc in explicit for n in (doc.title, doc.document_id)]
+    names = mention_names(explicit)
     spans = mention_spans(message, names)
     clean_query = strip_mentions(message, names)
     explicit_docs = [resolved(d) for d in explicit]

@@ -3,8 +3,25 @@
 import re
 from collections.abc import Iterable
 
+from policypal.state import DocumentRecord
+
 #: Action tags the composer offers (seed 000), plus @Web; any of them may open a message.
 ACTION_TAGS = ("summarize", "inquire", "compare", "audit", "web")
+
+
+def mention_names(documents: Iterable[DocumentRecord]) -> list[str]:
+    """The names that may follow an @ for ``documents``: titles, set names and ids.
+
+    Titles and set names count as written and without their spaces, as the gateway's suggestions
+    insert them ("@PrudentialRulebook"). A set mention reaches the resolver as its member documents,
+    so their set name is theirs too.
+    """
+    names: list[str] = []
+    for doc in documents:
+        for label in (doc.title, doc.set_name or ""):
+            names.extend((label, "".join(label.split())))
+        names.append(doc.document_id)
+    return list(dict.fromkeys(n for n in names if n.strip()))
 
 
 def strip_mentions(text: str, names: Iterable[str]) -> str:

@@ -14,7 +14,7 @@ from policypal.state import DocumentRecord, RegistryEntry
 from policypal.telemetry import stamp_action
 from resolver.documents import DocumentMatcher, resolve_documents
 from resolver.intent import IntentClassifier, IntentRequest, needs_web, web_tagged
-from resolver.mentions import strip_mentions
+from resolver.mentions import mention_names, strip_mentions
 from resolver.turn import Turn
 from resolver.validation import audit_roles, pasted_text, too_many_message, validate
 
@@ -101,8 +101,7 @@ async def advance(turn: Turn, context: Context, deciders: Deciders, report: Stat
 
 def known_names(turn: Turn, context: Context) -> list[str]:
     """Titles and ids that may follow an @ in the turn's message."""
-    mentioned = [d for d in context.catalog if d.document_id in turn.mentioned_ids]
-    return [n for d in mentioned for n in (d.title, d.document_id)]
+    return mention_names(d for d in context.catalog if d.document_id in turn.mentioned_ids)
 
 
 def without_titles(text: str, context: Context) -> str:

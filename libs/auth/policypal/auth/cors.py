@@ -6,11 +6,12 @@ actual request is still authorized by its own token (bearer tokens, never cookie
 ``Allow-Credentials``), and a token of tenant A used from tenant B's site is refused or scoped to A as
 it would be without CORS. The allowed domains are indexed in Redis, one set of tenants per domain
 pattern, updated whenever a tenant's profile is saved; a check costs one round trip however many
-tenants there are.
+tenants there are. A service may also admit fixed origins of its own deployment: the notifier admits
+the gateway's, whose web console opens event streams from there.
 """
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
@@ -24,6 +25,22 @@ logger = logging.getLogger(__name__)
 EXPOSED_HEADERS = ("Retry-After", "WWW-Authenticate")
 PREFLIGHT_MAX_AGE_SECONDS = 600
 FORBIDDEN_ORIGIN = "This origin is not allowed to call the PolicyPal API."
+
+
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
+
+
+def deployment_origins(base_url: str) -> frozenset[str]:
+    """The origin of ``base_url``, and for a loopback host its twin (127.0.0.1 and localhost).
+
+    A browser sends whichever spelling the user typed; on one machine both name the same server.
+    """
+    parts = urlsplit(base_url.strip().lower())
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if parts.hostname not in _LOOPBACK_HOSTS:
+        return frozenset({origin})
+    port = f":{parts.port}" if parts.port else ""
+    return frozenset(f"{parts.scheme}://{host}{port}" for host in _LOOPBACK_HOSTS)
 
 
 def _pattern_key(pattern: str) -> str:
@@ -77,7 +94,8 @@ class TenantCors:
     """ASGI middleware: CORS headers for indexed origins, answers preflights, leaves other requests be.
 
     ``redis_of`` finds the app's Redis from the request scope (it is opened by the app's lifespan,
-    after the middleware is built); ``allow_methods`` and ``allow_headers`` are what a preflight may ask.
+    after the middleware is built); ``allow_methods`` and ``allow_headers`` are what a preflight may ask;
+    ``fixed_origins`` are admitted whatever the tenants allow (exact, lower-case origins).
     """
 
     def __init__(
@@ -87,8 +105,10 @@ class TenantCors:
         redis_of: Callable[[Scope], Redis],
         allow_methods: Sequence[str],
         allow_headers: Sequence[str],
+        fixed_origins: Collection[str] = (),
     ) -> None:
         self.app = app
+        self._fixed_origins = frozenset(fixed_origins)
         self._redis_of = redis_of
         self._allow_methods = ", ".join(allow_methods)
         self._allow_headers = ", ".join(allow_headers)
@@ -121,6 +141,8 @@ class TenantCors:
         await self.app(scope, receive, send_with_cors)
 
     async def _allowed(self, scope: Scope, origin: str) -> bool:
+        if origin.strip().lower() in self._fixed_origins:
+            return True
         try:
             return await AllowedOrigins(self._redis_of(scope)).allows(origin)
         except Exception:  # Redis down or the app not started: no CORS, the request itself still runs

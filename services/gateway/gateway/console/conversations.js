@@ -1,0 +1,111 @@
+// The conversations panel: list (title, preview, time), create, rename, delete, select.
+
+import { api } from "./api.js";
+import { announce, el, fill, when } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The list of the caller's conversations; the selected one is shown by the chat panel. */
+export class Conversations {
+  constructor({ onSelect, chat }) {
+    this.onSelect = onSelect;
+    this.chat = chat;
+    this.selected = null;
+    this.items = [];
+    $("new-conversation").onclick = () => this.guard(() => this.create());
+    $("rename-conversation").onclick = () => this.guard(() => this.rename());
+    $("delete-conversation").onclick = () => this.guard(() => this.remove());
+  }
+
+  guard(action) {
+    $("conversations-error").textContent = "";
+    action().catch((error) => {
+      $("conversations-error").textContent = error.message;
+    });
+  }
+
+  /** Reload the list; with `selectFirst`, open the newest conversation when none is open. */
+  async refresh({ selectFirst = false } = {}) {
+    const list = await api("/v1/conversations");
+    this.items = list.conversations;
+    this.render();
+    if (selectFirst && !this.selected && this.items.length) await this.select(this.items[0].conversation_id);
+  }
+
+  render() {
+    const list = $("conversation-list");
+    if (!this.items.length) {
+      fill(list, el("li", { class: "empty", text: "No conversations yet: start one with New." }));
+      return;
+    }
+    fill(
+      list,
+      this.items.map((item) => {
+        const current = item.conversation_id === this.selected;
+        const preview = item.last_message_preview ?? "No messages yet";
+        return el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              class: `conversation${current ? " current" : ""}`,
+              attrs: { "aria-current": current ? "true" : null, "data-conversation-id": item.conversation_id },
+              on: { click: () => this.guard(() => this.select(item.conversation_id)) },
+            },
+            el("span", { class: "conversation-title", text: item.title }),
+            el("span", { class: "conversation-preview", text: preview }),
+            el("time", {
+              class: "conversation-time",
+              text: when(item.last_message_at ?? item.created_at),
+              attrs: { datetime: item.last_message_at ?? item.created_at },
+            }),
+          ),
+        );
+      }),
+    );
+  }
+
+  async select(conversationId) {
+    this.selected = conversationId;
+    this.render();
+    $("rename-conversation").disabled = false;
+    $("delete-conversation").disabled = false;
+    await this.onSelect(conversationId);
+  }
+
+  async create() {
+    const created = await api("/v1/conversations", { method: "POST", json: {} });
+    await this.refresh();
+    await this.select(created.conversation_id);
+    announce(`Started ${created.title}.`);
+    $("composer-text").focus();
+  }
+
+  async rename() {
+    const current = this.items.find((item) => item.conversation_id === this.selected);
+    if (!current) return;
+    const title = prompt("New title of the conversation", current.title);
+    if (title === null || !title.trim()) return;
+    const renamed = await api(`/v1/conversations/${encodeURIComponent(current.conversation_id)}`, {
+      method: "PATCH",
+      json: { title: title.trim() },
+    });
+    this.chat.setTitle(renamed.title);
+    await this.refresh();
+    announce(`Renamed to ${renamed.title}.`);
+  }
+
+  async remove() {
+    const current = this.items.find((item) => item.conversation_id === this.selected);
+    if (!current || !confirm(`Delete “${current.title}” and all its messages?`)) return;
+    await api(`/v1/conversations/${encodeURIComponent(current.conversation_id)}`, { method: "DELETE" });
+    this.selected = null;
+    $("rename-conversation").disabled = true;
+    $("delete-conversation").disabled = true;
+    this.chat.clear();
+    announce(`Deleted ${current.title}.`);
+    await this.refresh({ selectFirst: true });
+  }
+}

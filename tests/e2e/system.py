@@ -1,9 +1,11 @@
 """Runs `policypal up` as a child process on free ports, as a user would."""
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from pathlib import Path
 from policypal.auth import issue_token
 from policypal.config import Settings
 from policypal.devstack import free_port, wait_for_port
+from tests.support.openai_server import ReplyChooser, ScriptedOpenAI
 
 _INHERITED_URLS = ("NATS_URL", "REDIS_URL", "QDRANT_URL", "POLICYPAL_NATS_URL", "POLICYPAL_REDIS_URL")
 
@@ -66,3 +69,25 @@ def policypal_up(
                 process.kill()
                 process.wait()
         log.close()
+
+
+@contextmanager
+def scripted_llm_in_background(reply_for: ReplyChooser) -> Iterator[ScriptedOpenAI]:
+    """A scripted OpenAI server on its own thread and event loop, for synchronous tests (a browser).
+
+    ``policypal up`` is a child process, so its requests reach the server whatever the test's thread does.
+    """
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="scripted-llm", daemon=True)
+    thread.start()
+    server = ScriptedOpenAI(reply_for=reply_for)
+    try:
+        asyncio.run_coroutine_threadsafe(server.__aenter__(), loop).result(timeout=30)
+        try:
+            yield server
+        finally:
+            asyncio.run_coroutine_threadsafe(server.__aexit__(None, None, None), loop).result(timeout=30)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()

@@ -144,3 +144,25 @@ def test_nothing_is_loaded_from_another_origin() -> None:
         assert "@import" not in text, path.name
         assert "url(" not in text, path.name
         assert not re.search(r"""from\s+["'](?!\./)""", text), f"{path.name} imports a non-local module"
+
+
+def test_no_module_uses_the_browsers_blocking_dialogs() -> None:
+    # prompt(), confirm() and alert() block the page and cannot be styled or labelled: the page's own
+    # <dialog> asks instead.
+    for js in JS_FILES:
+        code = re.sub(r"//.*|/\*.*?\*/", "", js.read_text(), flags=re.S)
+        for call in ("prompt(", "confirm(", "alert("):
+            assert not re.search(rf"(?<![\w.]){re.escape(call)}", code), f"{js.name} calls {call}"
+
+
+def test_the_page_dialog_is_labelled_and_handles_its_form_itself() -> None:
+    html = (CONSOLE_DIR / "index.html").read_text()
+    dialog = re.search(r"<dialog\b[^>]*>.*?</dialog>", html, re.S)
+    assert dialog is not None
+    opening = dialog.group(0).split(">", 1)[0]
+    assert 'aria-labelledby="ask-dialog-title"' in opening
+    assert 'id="ask-dialog-title"' in dialog.group(0)
+    assert '<label id="ask-dialog-label" for="ask-dialog-input">' in dialog.group(0)
+    # The CSP says form-action 'none': the form is submitted by script, never by the browser.
+    assert "method=" not in dialog.group(0)
+    assert "event.preventDefault()" in (CONSOLE_DIR / "dialog.js").read_text()

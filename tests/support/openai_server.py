@@ -10,6 +10,9 @@ Two switches make it behave like llama-cpp-python's server (0.3.x): ``json_schem
 answers every ``response_format={"type": "json_schema"}`` request with that status and the validation
 error it sends (naming ``response_format``), without taking a scripted reply; ``stream_usage=False``
 ignores ``stream_options.include_usage``, so streams end without a usage chunk.
+
+A server shared by several processes (a whole system under test) cannot rely on the order of their
+requests: ``reply_for`` picks each request's reply from the request itself (None: the next scripted one).
 """
 
 import asyncio
@@ -17,7 +20,7 @@ import json
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +50,8 @@ class Reply:
     completion_tokens: int | None = None
     #: The model the server says answered (e.g. a dated snapshot); default: the one asked for.
     model: str | None = None
+    #: Pause before each streamed piece, so a client can be watched receiving the answer piece by piece.
+    chunk_delay_seconds: float = 0.0
 
     @classmethod
     def text(
@@ -90,13 +95,24 @@ class RecordedRequest:
         return messages
 
 
+#: Picks the reply to a request from the request itself; None takes the next scripted reply.
+ReplyChooser = Callable[[RecordedRequest], Reply | None]
+
+
 class ScriptedOpenAI(ScriptedServer):
     """The server; ``async with ScriptedOpenAI() as server:`` then ``server.base_url``."""
 
-    def __init__(self, *, json_schema_rejection: int | None = None, stream_usage: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        json_schema_rejection: int | None = None,
+        stream_usage: bool = True,
+        reply_for: ReplyChooser | None = None,
+    ) -> None:
         super().__init__("scripted OpenAI server")
         self.json_schema_rejection = json_schema_rejection
         self.stream_usage = stream_usage
+        self.reply_for = reply_for
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.requests: list[RecordedRequest] = []
         self.embedding_requests: list[RecordedRequest] = []
@@ -122,14 +138,16 @@ class ScriptedOpenAI(ScriptedServer):
         @app.post("/v1/chat/completions")
         async def chat_completions(request: Request) -> Response:
             body = await request.json()
-            self.requests.append(RecordedRequest(body=body, headers=dict(request.headers)))
+            recorded = RecordedRequest(body=body, headers=dict(request.headers))
+            self.requests.append(recorded)
             response_format = body.get("response_format") or {}
             if self.json_schema_rejection and response_format.get("type") == "json_schema":
                 return _error(self.json_schema_rejection, LLAMA_CPP_FORMAT_ERROR, {})
-            if not self._script:
+            chosen = self.reply_for(recorded) if self.reply_for is not None else None
+            if chosen is None and not self._script:
                 # Not retried by the SDK (400): a test that forgot a reply fails at once.
                 return _error(400, "no scripted reply left", {})
-            reply = self._script.popleft()
+            reply = chosen if chosen is not None else self._script.popleft()
             if reply.delay_seconds:
                 await asyncio.sleep(reply.delay_seconds)
             if reply.status != 200:
@@ -216,6 +234,8 @@ async def _sse(body: dict[str, Any], reply: Reply, include_usage: bool) -> Async
     pieces = reply.deltas()
     yield chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
     for piece in pieces:
+        if reply.chunk_delay_seconds:
+            await asyncio.sleep(reply.chunk_delay_seconds)
         yield chunk([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
     yield chunk([{"index": 0, "delta": {}, "finish_reason": "stop"}])
     if include_usage:

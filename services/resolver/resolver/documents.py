@@ -21,6 +21,7 @@ from resolver.document_pointers import document_names, plain_question
 from resolver.matching import fuzzy_matches, loose_names, title_hits
 from resolver.mentions import mask_spans, mention_names, mention_spans, strip_mentions
 from resolver.references import find_references, resolve_reference
+from resolver.versions import VersionMatch, find_version_references, resolve_versions
 
 _RANK: dict[ConfidenceTier, int] = {"low": 0, "medium": 1, "high": 2}
 #: Actions that cannot run without documents: with no reference at all they continue with the last turn's.
@@ -38,6 +39,8 @@ class MatchRequest:
     recent: Sequence[str] = ()
     #: Character spans of the explicit mentions in ``message``.
     mention_spans: Sequence[tuple[int, int]] = ()
+    #: The user's ready documents: other versions of a title in focus come from here.
+    catalog: Sequence[DocumentRecord] = ()
 
 
 @dataclass(frozen=True)
@@ -97,9 +100,26 @@ class RegistryDocumentMatcher:
         candidates: tuple[str, ...] = ()
         spans: list[tuple[int, int]] = []
 
+        versions = resolve_versions(
+            find_version_references(text),
+            text,
+            explicit=request.explicit,
+            registry=pool,
+            catalog=request.catalog,
+        )
+        if versions is not None:
+            ids = _version_ids(versions, request.action, explicit)
+            positions.update(versions.positions)
+            candidates = tuple(c for c in versions.candidates if c not in explicit)
+            confidence = "medium" if candidates else "high"
+            spans.extend(versions.spans)
+            text = mask_spans(text, versions.spans)
+
         hits = title_hits(text, pool)
         by_title: dict[str, list[str]] = {}
         for hit in hits:
+            if hit.document_id in ids:
+                continue
             title = next(e.title.lower() for e in pool if e.document_id == hit.document_id)
             by_title.setdefault(title, []).append(hit.document_id)
             positions[hit.document_id] = hit.position
@@ -129,7 +149,7 @@ class RegistryDocumentMatcher:
         names = tuple(
             name for name, _ in loose_names(mask_spans(text, spans)) if _looks_like_a_document_name(name)
         )
-        implicit = bool(ids or candidates or references)
+        implicit = bool(ids or candidates or references or versions)
         if not implicit and not names and not explicit and request.action in _NEEDS_DOCUMENTS and pool:
             # "What are the key differences in capital requirements?" after a compare: the same documents.
             newest = max(e.last_used_turn for e in pool)
@@ -143,6 +163,12 @@ class RegistryDocumentMatcher:
             has_implicit_refs=implicit,
             positions=positions,
         )
+
+
+def _version_ids(versions: VersionMatch, action: ActionName, explicit: set[str]) -> list[str]:
+    """The versions picked; a compare also takes the version they are relative to ("compare it")."""
+    picked = [*versions.anchors, *versions.document_ids] if action == "compare" else versions.document_ids
+    return [i for i in dict.fromkeys(picked) if i not in explicit]
 
 
 def _looks_like_a_document_name(name: str) -> bool:
@@ -176,7 +202,7 @@ async def resolve_documents(
         return DocumentResolution(explicit_docs, "high", "explicit", clean_query, positions=positions)
 
     match = await matcher.match(
-        MatchRequest(message, action, explicit_docs, registry, recent, [(s, e) for _, s, e in spans])
+        MatchRequest(message, action, explicit_docs, registry, recent, [(s, e) for _, s, e in spans], catalog)
     )
     by_id: dict[str, DocumentRecord | RegistryEntry] = {
         **{e.document_id: e for e in registry},

@@ -17,6 +17,7 @@ from resolver.intent import IntentClassifier, IntentRequest, needs_web, web_tagg
 from resolver.mentions import mention_names, strip_mentions
 from resolver.turn import Turn
 from resolver.validation import audit_roles, pasted_text, too_many_message, validate
+from resolver.versions import without_version_references
 
 #: (stage, message) -> publishes a status event of the request.
 StatusReporter = Callable[[str, str], Awaitable[None]]
@@ -116,7 +117,15 @@ def without_titles(text: str, context: Context) -> str:
 async def _intent(
     turn: Turn, context: Context, classifier: IntentClassifier, report: StatusReporter
 ) -> Question | None:
-    clean = without_titles(strip_mentions(turn.text, known_names(turn, context)), context)
+    # "Summarize both versions" asks for no topic, and "the current version" is a document, not the web.
+    explicit = [d for d in context.catalog if d.document_id in turn.mentioned_ids]
+    clean = without_version_references(
+        strip_mentions(turn.text, known_names(turn, context)),
+        explicit=explicit,
+        registry=context.registry,
+        catalog=context.catalog,
+    )
+    clean = without_titles(clean, context)
     turn.web = turn.web or web_tagged(turn.text) or needs_web(clean, year=context.year)
     if turn.explicit_action is not None:
         # Explicit @action: no classification, and no status line for it (seed 001).

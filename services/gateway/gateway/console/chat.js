@@ -8,6 +8,17 @@ import { MentionAutocomplete } from "./mentions.js";
 const CHAT_EVENTS = ["status", "token", "interrupt", "response", "error", "escalation"];
 const $ = (id) => document.getElementById(id);
 
+/**
+ * The request of the history's last turn when that turn is the user's: every way a request ends (an
+ * answer, an error, a question, an escalation) is stored as a later turn. A pending question is
+ * answered with its buttons, not followed.
+ */
+function unansweredRequest(detail) {
+  if (detail.pending_interrupt) return null;
+  const last = detail.messages.at(-1);
+  return last?.role === "user" ? last.request_id : null;
+}
+
 /** One conversation at a time; at most one request followed at a time. */
 export class Chat {
   constructor({ onChanged }) {
@@ -72,9 +83,16 @@ export class Chat {
     const items = past.map(renderStored);
     if (!items.length) items.push(renderNotice("Ask a question about your documents to begin.", "notice placeholder"));
     fill($("messages"), items);
-    if (detail.pending_interrupt) this.showInterrupt(detail.pending_interrupt);
     this.setStatus("");
     this.enable(true);
+    if (detail.pending_interrupt) this.showInterrupt(detail.pending_interrupt);
+    const running = unansweredRequest(detail);
+    if (running) {
+      // Sent before this page was loaded and still running: its stream, replayed from its first
+      // event, shows what it has said so far and the rest as it comes.
+      const eventsUrl = `${detail.events_url}?request_id=${encodeURIComponent(running)}`;
+      this.followRequest({ request_id: running, events_url: eventsUrl }, "Still working on your last message…");
+    }
     this.scrollToEnd();
   }
 
@@ -117,10 +135,10 @@ export class Chat {
   }
 
   /** Follow a request's events (the accepted answer of a message, a resume or a cancel). */
-  followRequest(accepted) {
+  followRequest(accepted, status = "Sent; waiting for PolicyPal…") {
     this.close();
     this.enable(false);
-    this.setStatus("Sent; waiting for PolicyPal…");
+    this.setStatus(status);
     const conversationId = this.conversationId;
     this.stopStream = follow(
       accepted.events_url,
@@ -160,6 +178,7 @@ export class Chat {
         ),
       );
       this.streaming = { item, text, next: 0 };
+      this.setStatus("Writing the answer…");
     }
     if (event.index < this.streaming.next) return;
     this.streaming.next = event.index + 1;

@@ -1,6 +1,7 @@
 // The conversations panel: list (title, preview, time), create, rename, delete, select.
 
 import { api } from "./api.js";
+import { askText, confirmAction } from "./dialog.js";
 import { announce, el, fill, when } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,11 +87,16 @@ export class Conversations {
   async rename() {
     const current = this.items.find((item) => item.conversation_id === this.selected);
     if (!current) return;
-    const title = prompt("New title of the conversation", current.title);
-    if (title === null || !title.trim()) return;
+    const title = await askText({
+      title: "Rename the conversation",
+      label: "New title",
+      value: current.title,
+      confirmLabel: "Rename",
+    });
+    if (title === null) return;
     const renamed = await api(`/v1/conversations/${encodeURIComponent(current.conversation_id)}`, {
       method: "PATCH",
-      json: { title: title.trim() },
+      json: { title },
     });
     this.chat.setTitle(renamed.title);
     await this.refresh();
@@ -99,13 +105,21 @@ export class Conversations {
 
   async remove() {
     const current = this.items.find((item) => item.conversation_id === this.selected);
-    if (!current || !confirm(`Delete “${current.title}” and all its messages?`)) return;
+    if (!current) return;
+    const confirmed = await confirmAction({
+      title: "Delete the conversation?",
+      text: `“${current.title}” and all its messages will be deleted.`,
+      confirmLabel: "Delete conversation",
+    });
+    if (!confirmed) return;
     await api(`/v1/conversations/${encodeURIComponent(current.conversation_id)}`, { method: "DELETE" });
     this.selected = null;
     $("rename-conversation").disabled = true;
     $("delete-conversation").disabled = true;
     this.chat.clear();
     announce(`Deleted ${current.title}.`);
+    // The Delete button is disabled now: the focus goes to where a next conversation starts.
+    $("new-conversation").focus();
     await this.refresh({ selectFirst: true });
   }
 }

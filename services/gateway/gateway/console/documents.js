@@ -1,6 +1,7 @@
 // The documents panel: upload with live ingestion progress, the list grouped by set, delete.
 
 import { api, follow } from "./api.js";
+import { confirmAction } from "./dialog.js";
 import { announce, el, fill } from "./dom.js";
 
 const INGEST_EVENTS = ["ingest.progress", "document.ready", "document.failed"];
@@ -175,7 +176,12 @@ export class Documents {
   }
 
   async remove(doc) {
-    if (!confirm(`Delete “${doc.title}” version ${doc.version}? Its passages leave every answer.`)) return;
+    const confirmed = await confirmAction({
+      title: "Delete the document?",
+      text: `“${doc.title}” version ${doc.version} will be deleted; its passages leave every answer.`,
+      confirmLabel: "Delete document",
+    });
+    if (!confirmed) return;
     try {
       await api(`/v1/documents/${encodeURIComponent(doc.document_id)}`, { method: "DELETE" });
     } catch (error) {

@@ -1,10 +1,16 @@
 """SSE fan-out: many concurrent clients on one notifier; delivery latency from publish to client.
 
-Starts its own nats-server, Valkey and one notifier process (``python -m notifier``) on loopback,
-opens N SSE clients spread over conversations (5 clients each), publishes rounds of status events
-that carry their publish time, and measures when each client parses each event. Memory per client is
-the notifier's RSS growth from idle to N open streams, divided by N. CPU is what the notifier and
-the bench process (clients and publisher) spent from the first publish to the last stream's end.
+Starts its own nats-server, Valkey and a notifier process (``python -m notifier``, a fresh one per
+pass) on loopback, opens N SSE clients spread over conversations (5 clients each), publishes rounds
+of status events that carry their publish time, and measures when each client parses each event. Before the measured
+rounds a warm-up event goes to every conversation and the bench waits until every client has it: a
+response's headers go out before the notifier has joined the live feed and replayed, so without it
+the first rounds measured connection set-up, not delivery (the 1000-client "stalls" of 2026-11-22).
+The set-up time (first connection opened to the last client live) is reported on its own. Memory per
+client is the notifier's RSS growth from idle to N open streams, divided by N. CPU is what the
+notifier and the bench process (clients and publisher) spent from the first publish to the last
+stream's end; the bench's peak CPU (per 100 ms) and event-loop lag say whether the clients, rather
+than the notifier, were the limit.
 A 10-client pass first is the baseline of the same run, then one pass per ``--clients`` value.
 Bounded: every phase has a timeout; the run stops by itself.
 
@@ -34,6 +40,10 @@ from policypal.state import ConversationRecord, ConversationStore, connect_redis
 
 CLIENTS_PER_CONVERSATION = 5
 TENANT = "bench"
+USER = "reader"
+#: The message of the event that proves a stream live; not a publish time, so not measured.
+WARM_UP = "warm-up"
+_SAMPLE_SECONDS = 0.1
 
 
 @dataclass
@@ -46,6 +56,9 @@ class Pass:
     rss_per_client_kib: float
     notifier_cpu_ms: float
     clients_cpu_ms: float
+    live_after_s: float
+    bench_peak_cpu_percent: float
+    bench_max_lag_ms: float
 
     def line(self) -> str:
         """One row of the results table."""
@@ -54,11 +67,14 @@ class Pass:
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
         return (
             f"| {self.clients} | {len(lat)}/{self.expected} | {p50:.1f} | {p99:.1f} | {lat[-1]:.1f} "
-            f"| {self.rss_per_client_kib:.0f} | {self.notifier_cpu_ms:.0f} | {self.clients_cpu_ms:.0f} |"
+            f"| {self.rss_per_client_kib:.0f} | {self.notifier_cpu_ms:.0f} | {self.clients_cpu_ms:.0f} "
+            f"| {self.live_after_s:.2f} | {self.bench_peak_cpu_percent:.0f} | {self.bench_max_lag_ms:.0f} |"
         )
 
 
-async def _client(host: str, port: int, path: str, connected: asyncio.Event, out: list[float]) -> None:
+async def _client(
+    host: str, port: int, path: str, connected: asyncio.Event, live: asyncio.Event, out: list[float]
+) -> None:
     """One SSE client on a bare asyncio connection (HTTP/1.1, chunked), so the load generator's own
     parsing costs little next to the notifier's work: httpx costs as much CPU per event as the
     notifier does, and on shared cores it would be measured as delivery latency."""
@@ -77,7 +93,11 @@ async def _client(host: str, port: int, path: str, connected: asyncio.Event, out
             # The publish time travels in the event's message: {"type":"status",...,"message":"<t>"}
             if b'"type":"status"' in chunk:
                 start = chunk.index(b'"message":"') + 11
-                out.append((received - float(chunk[start : chunk.index(b'"', start)])) * 1000)
+                message = chunk[start : chunk.index(b'"', start)]
+                if message == WARM_UP.encode():
+                    live.set()
+                else:
+                    out.append((received - float(message)) * 1000)
     finally:
         writer.close()
 
@@ -88,12 +108,11 @@ async def run_pass(
     """Open ``clients`` streams, publish ``rounds`` events per conversation, then end every stream."""
     redis = connect_redis(settings.redis_url)
     conversations = [uuid.uuid4().hex for _ in range(max(1, clients // CLIENTS_PER_CONVERSATION))]
-    user = "reader"
     for conversation in conversations:
-        record = ConversationRecord(conversation_id=conversation, tenant_id=TENANT, user_id=user)
+        record = ConversationRecord(conversation_id=conversation, tenant_id=TENANT, user_id=USER)
         await ConversationStore(redis).create(record)
     await redis.aclose()
-    token = issue_token(settings, TENANT, user)
+    token = issue_token(settings, TENANT, USER)
     request_id = uuid.uuid4().hex
     process = psutil.Process(notifier.popen.pid)
     await asyncio.sleep(0.5)
@@ -104,6 +123,8 @@ async def run_pass(
     address = urlsplit(str(notifier.url))
     host, port = address.hostname or "127.0.0.1", address.port or 80
     connected = [asyncio.Event() for _ in range(clients)]
+    live = [asyncio.Event() for _ in range(clients)]
+    opened = time.monotonic()
     tasks = [
         asyncio.create_task(
             _client(
@@ -111,6 +132,7 @@ async def run_pass(
                 port,
                 f"/v1/conversations/{conversations[i % len(conversations)]}/events?{query}",
                 connected[i],
+                live[i],
                 latencies,
             )
         )
@@ -118,26 +140,26 @@ async def run_pass(
     ]
     async with asyncio.timeout(60):
         await asyncio.gather(*(event.wait() for event in connected))
+    for conversation in conversations:
+        await publish_event(broker, _status(conversation, request_id, "warm-up", WARM_UP))
+    async with asyncio.timeout(60):
+        await asyncio.gather(*(event.wait() for event in live))
+    live_after = time.monotonic() - opened
     await asyncio.sleep(1.0)
     rss_per_client = (process.memory_info().rss - idle_rss) / clients / 1024
 
     notifier_cpu, clients_cpu = _cpu_seconds(process), _cpu_seconds(psutil.Process())
+    samples: list[tuple[float, float]] = []
+    sampler = asyncio.create_task(_sample_bench(samples))
     for round_index in range(rounds):
         for conversation in conversations:
-            event = StatusEvent(
-                tenant_id=TENANT,
-                user_id=user,
-                thread_id=conversation,
-                request_id=request_id,
-                stage=f"round-{round_index}",
-                message=f"{time.time():.6f}",
-            )
+            event = _status(conversation, request_id, f"round-{round_index}", f"{time.time():.6f}")
             await publish_event(broker, event)
         await asyncio.sleep(0.25)  # rounds apart: latency, not a backlog, is measured
     for conversation in conversations:
         end = ResponseEvent(
             tenant_id=TENANT,
-            user_id=user,
+            user_id=USER,
             thread_id=conversation,
             request_id=request_id,
             message_id=f"m-{conversation}",
@@ -148,9 +170,56 @@ async def run_pass(
         await publish_event(broker, end)
     async with asyncio.timeout(60):
         await asyncio.gather(*tasks)
+    sampler.cancel()
     notifier_cpu = _cpu_seconds(process) - notifier_cpu
     clients_cpu = _cpu_seconds(psutil.Process()) - clients_cpu
-    return Pass(clients, latencies, clients * rounds, rss_per_client, notifier_cpu * 1000, clients_cpu * 1000)
+    return Pass(
+        clients,
+        latencies,
+        clients * rounds,
+        rss_per_client,
+        notifier_cpu * 1000,
+        clients_cpu * 1000,
+        live_after,
+        max(cpu for cpu, _ in samples),
+        max(lag for _, lag in samples),
+    )
+
+
+def _status(conversation: str, request_id: str, stage: str, message: str) -> StatusEvent:
+    return StatusEvent(
+        tenant_id=TENANT,
+        user_id=USER,
+        thread_id=conversation,
+        request_id=request_id,
+        stage=stage,
+        message=message,
+    )
+
+
+async def _sample_bench(samples: list[tuple[float, float]]) -> None:
+    """Every 100 ms: the bench process's CPU % over it and how late its event loop woke (ms)."""
+    me = psutil.Process()
+    cpu = _cpu_seconds(me)
+    while True:
+        asleep = time.perf_counter()
+        await asyncio.sleep(_SAMPLE_SECONDS)
+        elapsed = time.perf_counter() - asleep
+        now = _cpu_seconds(me)
+        samples.append(((now - cpu) / elapsed * 100, (elapsed - _SAMPLE_SECONDS) * 1000))
+        cpu = now
+
+
+def _start_notifier(settings: Settings, root: Path) -> ManagedProcess:
+    env = {**settings.as_environment(), "POLICYPAL_LOG_LEVEL": "WARNING"}
+    return ManagedProcess.start(
+        "notifier",
+        [sys.executable, "-m", "notifier"],
+        port=settings.notifier_port,
+        url=f"http://127.0.0.1:{settings.notifier_port}",
+        env=env,
+        log_path=root / "notifier.log",
+    )
 
 
 def _cpu_seconds(process: psutil.Process) -> float:
@@ -166,29 +235,28 @@ async def main(clients: list[int], rounds: int) -> None:
         valkey = start_valkey(root / "valkey", log_path=root / "valkey.log")
         port = free_port()
         settings = Settings(NATS_URL=nats.url, REDIS_URL=valkey.url, environment="test", notifier_port=port)
-        env = {**settings.as_environment(), "POLICYPAL_LOG_LEVEL": "WARNING"}
-        notifier = ManagedProcess.start(
-            "notifier",
-            [sys.executable, "-m", "notifier"],
-            port=port,
-            url=f"http://127.0.0.1:{port}",
-            env=env,
-            log_path=root / "notifier.log",
-        )
         broker = build_broker(settings)
         await broker.start()
+        passes = []
         try:
-            passes = [await run_pass(settings, notifier, broker, n, rounds) for n in (10, *clients)]
+            for n in (10, *clients):
+                # A fresh notifier per pass: memory a larger pass reuses from a smaller one's (freed,
+                # not returned to the OS) would not show as RSS growth.
+                notifier = _start_notifier(settings, root)
+                try:
+                    passes.append(await run_pass(settings, notifier, broker, n, rounds))
+                finally:
+                    notifier.stop()
         finally:
             await broker.stop()
-            notifier.stop()
             valkey.stop()
             nats.stop()
     print(
         "| clients | events received/expected | p50 ms | p99 ms | max ms | notifier RSS per client KiB "
-        "| notifier CPU ms | bench clients CPU ms |"
+        "| notifier CPU ms | bench clients CPU ms | all streams live after s | bench peak CPU % "
+        "| bench max loop lag ms |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for measured in passes:
         print(measured.line())
     base, big = passes[0], passes[-1]

@@ -57,6 +57,11 @@ async def test_a_chat_request_is_one_trace_across_every_service(tmp_path: Path) 
         assert services >= EXPECTED_SERVICES, services
         names = {(span.service, span.name) for span in trace}
         assert ("notifier", "sse deliver") in names
+        # The worker's steps (issue 7: spans for embed, search), stamped with the request.
+        worker = "+".join(VECTOR_WORKERS)
+        steps = [span for span in trace if span.service == worker and span.name in {"embed", "search"}]
+        assert {span.name for span in steps} == {"embed", "search"}, names
+        assert all(span.attributes.get("policypal.request_id") == accepted["request_id"] for span in steps)
         span_ids = {span.span_id for span in trace}
         roots = [span for span in trace if span.parent_span_id not in span_ids]
         assert len(roots) == 1, roots

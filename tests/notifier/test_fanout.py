@@ -6,6 +6,7 @@ import contextlib
 import httpx
 import pytest
 from faststream.nats import NatsBroker
+from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from notifier.events import StoredEvent
@@ -99,3 +100,75 @@ async def test_connections_of_a_thread_share_one_consumer_that_goes_with_the_las
             break
         await asyncio.sleep(0.05)
     assert (await js.stream_info(EVENTS.name)).state.consumer_count == before
+
+
+async def _consumers(js: JetStreamContext) -> int:
+    return (await js.stream_info(EVENTS.name)).state.consumer_count
+
+
+async def test_connections_joining_while_the_consumer_is_created_share_it_even_if_the_first_goes(
+    broker: NatsBroker,
+) -> None:
+    js = broker.connection.jetstream()
+    await declare_streams(js, (EVENTS,))
+    fanout = FanOut(js)
+    tenant, thread = new_id("t"), new_id("c")
+    subject = StreamPlan(tenant_id=tenant, thread_id=thread).subject
+    before = await _consumers(js)
+    entered = asyncio.Event()
+
+    async def first() -> None:
+        async with fanout.listen(subject):
+            entered.set()
+            await asyncio.sleep(60)
+
+    # The first connection starts creating the feed's consumer and is gone before it exists.
+    starter = asyncio.create_task(first())
+    await asyncio.sleep(0)
+    assert fanout.subjects() == {subject}
+    async with contextlib.AsyncExitStack() as stack:
+        joining = [asyncio.create_task(stack.enter_async_context(fanout.listen(subject))) for _ in range(3)]
+        await asyncio.sleep(0)
+        starter.cancel()
+        async with asyncio.timeout(5):
+            listeners = await asyncio.gather(*joining)
+        assert not entered.is_set()
+        assert await _consumers(js) == before + 1
+        await publish_event(broker, status(tenant, thread, "shared"))
+        async with asyncio.timeout(5):
+            got = [await listener.next() for listener in listeners]
+        assert {event.sequence for event in got} == {got[0].sequence}
+    assert fanout.subjects() == set()
+    assert await _consumers(js) == before
+
+
+async def _api_requests(js: JetStreamContext) -> int:
+    return (await js.account_info()).api.total
+
+
+async def test_a_thread_with_nothing_stored_is_followed_without_a_replay_consumer(
+    broker: NatsBroker,
+) -> None:
+    js = broker.connection.jetstream()
+    await declare_streams(js, (EVENTS,))
+    fanout = FanOut(js)
+    tenant, thread = new_id("t"), new_id("c")
+    plan = StreamPlan(tenant_id=tenant, thread_id=thread)
+    before = await _consumers(js)
+    requests_before = await _api_requests(js)
+    async with contextlib.aclosing(thread_events(js, fanout, plan)) as stream:
+        reading = asyncio.create_task(anext(stream))
+        for _ in range(50):  # the connection is live once its feed exists
+            if fanout.subjects() == {plan.subject}:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        # The live feed's consumer and one lookup (plus this count): no replay consumer was created,
+        # asked about or deleted for an empty thread.
+        assert await _api_requests(js) - requests_before == 3
+        assert await _consumers(js) == before + 1
+        await publish_event(broker, status(tenant, thread, "live"))
+        async with asyncio.timeout(5):
+            first = await reading
+        assert first.event == "status"
+    assert await _consumers(js) == before

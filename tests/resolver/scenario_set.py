@@ -21,6 +21,7 @@ CATALOG: list[DocumentRecord] = [
     document("kyc", "KYC Procedure", doc_type="policy", version="2022"),
     document("priv", "Privacy Policy", doc_type="policy", version="2021"),
     document("gdpr", "GDPR", doc_type="regulatory", version="2016"),
+    document("dora", "Digital Operational Resilience Act", doc_type="regulatory", version="2022"),
 ]
 BY_ID = {d.document_id: d for d in CATALOG}
 EMAIL = (

@@ -23,6 +23,12 @@ from resolver.intent import (
         ("Summarize the capital requirements in it", "inquire"),
         ("How long must records be kept?", "inquire"),
         ("Explain the reporting duties", "inquire"),
+        ("Does our email breach the AML policy?", "audit"),
+        ("Is our onboarding in breach of the KYC rules?", "audit"),
+        ("This clause violates Article 5", "audit"),
+        ("What are the GDPR fines for a late breach notification?", "inquire"),
+        ("How must a data breach be reported?", "inquire"),
+        ("What counts as a violation of the conduct rules?", "inquire"),
     ],
 )
 def test_action_words(text: str, action: str) -> None:

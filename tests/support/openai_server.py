@@ -29,11 +29,15 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from tests.support.local_http import ScriptedServer
 
-#: llama-cpp-python's answer to a json_schema response format: its request validation error, as text.
+#: llama-cpp-python 0.3.36's answer to a json_schema response format (seen from the real server, the
+#: source path shortened): FastAPI's request validation error as text, which its route wrapper turns
+#: into a 500 of type internal_server_error.
 LLAMA_CPP_FORMAT_ERROR = (
-    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
     "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
-    "'ctx': {'expected': \"'text' or 'json_object'\"}}]"
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n"
+    '  File "llama_cpp/server/app.py", line 376, in create_chat_completion\n'
+    "    POST /v1/chat/completions"
 )
 
 
@@ -142,7 +146,7 @@ class ScriptedOpenAI(ScriptedServer):
             self.requests.append(recorded)
             response_format = body.get("response_format") or {}
             if self.json_schema_rejection and response_format.get("type") == "json_schema":
-                return _error(self.json_schema_rejection, LLAMA_CPP_FORMAT_ERROR, {})
+                return _llama_cpp_format_error(self.json_schema_rejection)
             chosen = self.reply_for(recorded) if self.reply_for is not None else None
             if chosen is None and not self._script:
                 # Not retried by the SDK (400): a test that forgot a reply fails at once.
@@ -246,3 +250,9 @@ async def _sse(body: dict[str, Any], reply: Reply, include_usage: bool) -> Async
 def _error(status: int, message: str, headers: dict[str, str]) -> JSONResponse:
     body = {"error": {"message": message, "type": "scripted", "param": None, "code": str(status)}}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _llama_cpp_format_error(status: int) -> JSONResponse:
+    """llama-cpp-python's error body, as its route wrapper writes it for an unexpected exception."""
+    error = {"message": LLAMA_CPP_FORMAT_ERROR, "type": "internal_server_error", "param": None, "code": None}
+    return JSONResponse({"error": error}, status_code=status)

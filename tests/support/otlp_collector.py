@@ -25,6 +25,9 @@ class ReceivedSpan:
     span_id: str
     parent_span_id: str
     attributes: dict[str, str]
+    #: When the span started and ended, nanoseconds since the epoch (the exporting process's clock).
+    start_ns: int = 0
+    end_ns: int = 0
 
 
 @dataclass
@@ -88,6 +91,8 @@ class SpanCollector:
                                 span_id=span.span_id.hex(),
                                 parent_span_id=span.parent_span_id.hex(),
                                 attributes={a.key: _plain(a.value) for a in span.attributes},
+                                start_ns=span.start_time_unix_nano,
+                                end_ns=span.end_time_unix_nano,
                             )
                         )
             return Response(

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from policypal.embeddings import Embedder
+from policypal.telemetry import service_span
 
 #: Shorter pieces ("Art. 5.", "(a)") are joined to the next sentence: alone they say nothing.
 MIN_SENTENCE_CHARS = 40
@@ -89,5 +90,11 @@ def longest_versions(sentences: Iterable[SentenceT]) -> list[SentenceT]:
 
 
 async def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-    """L2-normalised vectors of ``texts``, computed in a worker thread so the event loop keeps serving."""
-    return await asyncio.to_thread(embedder.embed, list(texts))
+    """L2-normalised vectors of ``texts``, computed in a worker thread so the event loop keeps serving.
+
+    Every embedding of an action goes through here, so each is one ``embed`` span of the request.
+    """
+    with service_span(
+        "embed", {"policypal.embedding.model": embedder.model_id, "policypal.texts": len(texts)}
+    ):
+        return await asyncio.to_thread(embedder.embed, list(texts))

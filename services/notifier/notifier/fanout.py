@@ -3,6 +3,10 @@
 Every SSE connection of a thread listens on a bounded queue of the thread's shared feed; the feed's
 ordered consumer is created for the first listener and deleted when the last one leaves. A listener
 whose queue overflows is cut off (``overflowed``), never waited for: the others keep their pace.
+
+No lock is held across a JetStream round trip: joining an open feed is synchronous, and only the
+listeners of a thread whose consumer is being created wait for it. (A process-wide lock around the
+consumer's creation made 1000 connections opening at once queue behind 200 threads' round trips.)
 """
 
 import asyncio
@@ -62,6 +66,9 @@ class _Feed:
 
     listeners: set[Listener] = field(default_factory=set)
     sub: JetStreamContext.PushSubscription | None = None
+    #: Creates ``sub`` (set as the feed is made); a task of its own, so a listener that goes away does
+    #: not cancel it for the others.
+    opening: asyncio.Task[None] = field(init=False)
 
     async def dispatch(self, msg: Msg) -> None:
         """Hand ``msg``, decoded once, to every listener without waiting; overflowing ones are dropped."""
@@ -77,57 +84,72 @@ class FanOut:
 
     def __init__(self, js: JetStreamContext) -> None:
         self._js = js
+        # A feed is in here from the moment its consumer starts being created until its last listener
+        # leaves; lookups, joins and removals happen between awaits, so they need no lock.
         self._feeds: dict[str, _Feed] = {}
-        # Creating and deleting a feed's consumer awaits the server: one at a time, so a feed is
-        # never created twice nor deleted under a listener that just joined.
-        self._lock = asyncio.Lock()
 
     @contextlib.asynccontextmanager
     async def listen(self, subject: str) -> AsyncIterator[Listener]:
         """A listener of ``subject``'s live events, from (at the latest) the moment this returns."""
         listener = Listener()
-        async with self._lock:
-            feed = self._feeds.get(subject)
-            if feed is None:
-                feed = _Feed()
-                # Only events published from now on: anything older is the connection's replay.
-                feed.sub = await self._js.subscribe(
-                    subject,
-                    stream=EVENTS.name,
-                    ordered_consumer=True,
-                    deliver_policy=DeliverPolicy.NEW,
-                    cb=feed.dispatch,
-                )
-                self._feeds[subject] = feed
-            feed.listeners.add(listener)
+        feed = self._feeds.get(subject)
+        if feed is None:
+            feed = _Feed()
+            feed.opening = asyncio.create_task(self._open(subject, feed))
+            self._feeds[subject] = feed
+        feed.listeners.add(listener)
         try:
+            # Shielded: the consumer is created (and then removed by the last to leave) even when
+            # the connection that started creating it is gone.
+            await asyncio.shield(feed.opening)
             yield listener
         finally:
             # The client may be gone and this task cancelled: shield so the consumer really goes away.
             with anyio.move_on_after(_LEAVE_TIMEOUT_SECONDS, shield=True):
                 await self._leave(subject, feed, listener)
 
+    async def _open(self, subject: str, feed: _Feed) -> None:
+        try:
+            # Only events published from now on: anything older is the connection's replay.
+            feed.sub = await self._js.subscribe(
+                subject,
+                stream=EVENTS.name,
+                ordered_consumer=True,
+                deliver_policy=DeliverPolicy.NEW,
+                cb=feed.dispatch,
+            )
+        except BaseException:
+            # Its listeners get the error; the next connection of the thread tries again.
+            if self._feeds.get(subject) is feed:
+                del self._feeds[subject]
+            raise
+
     async def _leave(self, subject: str, feed: _Feed, listener: Listener) -> None:
-        async with self._lock:
-            feed.listeners.discard(listener)
-            # An overflowed listener is already out of the set: its connection may still be the last.
-            if feed.listeners or self._feeds.get(subject) is not feed:
-                return
-            del self._feeds[subject]
-            if feed.sub is not None:
-                await remove_consumer(self._js, feed.sub)
+        feed.listeners.discard(listener)
+        # An overflowed listener is already out of the set: its connection may still be the last.
+        if feed.listeners or self._feeds.get(subject) is not feed:
+            return
+        # From here a new connection of the thread opens a feed of its own.
+        del self._feeds[subject]
+        await _remove_feed_consumer(self._js, feed)
 
     async def close(self) -> None:
         """Remove every live feed's consumer (the process is stopping)."""
-        async with self._lock:
-            feeds, self._feeds = list(self._feeds.values()), {}
-            for feed in feeds:
-                if feed.sub is not None:
-                    await remove_consumer(self._js, feed.sub)
+        feeds, self._feeds = list(self._feeds.values()), {}
+        for feed in feeds:
+            await _remove_feed_consumer(self._js, feed)
 
     def subjects(self) -> set[str]:
         """The subjects with a live feed now (one consumer each)."""
         return set(self._feeds)
+
+
+async def _remove_feed_consumer(js: JetStreamContext, feed: _Feed) -> None:
+    """Remove ``feed``'s consumer once its creation has finished (nothing to remove if it failed)."""
+    with contextlib.suppress(Exception):
+        await feed.opening
+    if feed.sub is not None:
+        await remove_consumer(js, feed.sub)
 
 
 async def remove_consumer(js: JetStreamContext, sub: JetStreamContext.PushSubscription) -> None:

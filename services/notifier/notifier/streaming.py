@@ -134,8 +134,12 @@ async def _replay(js: JetStreamContext, plan: StreamPlan) -> AsyncGenerator[Stor
     """The thread's stored events from the plan's start, up to the last one stored when caught up.
 
     The replay consumer is deleted before the last replayed message is handed on, so a connection
-    that has caught up holds no consumer of its own, only its place in the shared live feed.
+    that has caught up holds no consumer of its own, only its place in the shared live feed. A
+    thread with nothing stored after the start point gets no replay consumer at all: one lookup
+    instead of four JetStream round trips, which 1000 connections opening at once queued behind.
     """
+    if not await _stored_after(js, plan):
+        return  # the live feed, joined before this lookup, has everything from here
     if plan.last_event_id is None:
         deliver, config = DeliverPolicy.ALL, None
     else:
@@ -160,6 +164,15 @@ async def _replay(js: JetStreamContext, plan: StreamPlan) -> AsyncGenerator[Stor
     finally:
         if not removed:
             await _remove_shielded(js, sub)
+
+
+async def _stored_after(js: JetStreamContext, plan: StreamPlan) -> bool:
+    """Whether the thread has a stored event after the plan's start point (its first, by subject)."""
+    try:
+        await js.get_msg(EVENTS.name, seq=(plan.last_event_id or 0) + 1, subject=plan.subject, next=True)
+    except NotFoundError:
+        return False
+    return True
 
 
 async def _remove_shielded(js: JetStreamContext, sub: JetStreamContext.PushSubscription) -> None:

@@ -10,7 +10,6 @@ The clean query handed on is the message without mentions, chat filler and phras
 at the resolved documents (``resolver.document_pointers.plain_question``).
 """
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -18,8 +17,9 @@ from typing import Literal, Protocol
 from policypal.contracts import ActionName, ConfidenceTier, ResolvedDocument
 from policypal.state import DocumentRecord, RegistryEntry
 from resolver.document_pointers import document_names, plain_question
-from resolver.matching import fuzzy_matches, loose_names, title_hits
+from resolver.matching import Named, fuzzy_matches, loose_names, title_hits
 from resolver.mentions import mask_spans, mention_names, mention_spans, strip_mentions
+from resolver.name_roles import refers_to_a_document
 from resolver.references import find_references, resolve_reference
 from resolver.versions import VersionMatch, find_version_references, resolve_versions
 
@@ -135,6 +135,10 @@ class RegistryDocumentMatcher:
         for reference in references:
             answer = resolve_reference(reference, pool, exclude={*ids})
             spans.append((reference.position, reference.position + len(reference.phrase)))
+            if answer.confidence == "low" and not reference.pointed:
+                # "What does our policy say about PEP screening?" in a fresh conversation names the
+                # kind of document to search, not one to pick: the search runs over the catalog.
+                continue
             if answer.confidence == "medium" and not candidates:
                 candidates = answer.candidates
                 for candidate in candidates:
@@ -146,8 +150,12 @@ class RegistryDocumentMatcher:
                 if document_id not in ids:
                     ids.append(document_id)
 
+        free_text = mask_spans(text, spans)
+        known: list[Named] = [*request.catalog, *request.registry]
         names = tuple(
-            name for name, _ in loose_names(mask_spans(text, spans)) if _looks_like_a_document_name(name)
+            name
+            for name, start in loose_names(free_text)
+            if refers_to_a_document(name, start, free_text, known)
         )
         implicit = bool(ids or candidates or references or versions)
         if not implicit and not names and not explicit and request.action in _NEEDS_DOCUMENTS and pool:
@@ -169,16 +177,6 @@ def _version_ids(versions: VersionMatch, action: ActionName, explicit: set[str])
     """The versions picked; a compare also takes the version they are relative to ("compare it")."""
     picked = [*versions.anchors, *versions.document_ids] if action == "compare" else versions.document_ids
     return [i for i in dict.fromkeys(picked) if i not in explicit]
-
-
-def _looks_like_a_document_name(name: str) -> bool:
-    """Only names with an acronym, a number, CamelCase or a document noun count; "Capital" does not."""
-    return bool(
-        re.search(r"\b[A-Z]{2,}\b|\d|[a-z][A-Z]", name)
-        or re.search(
-            r"\b(guidelines?|regulations?|rulebook|policy|act|directive|standard|framework)\b", name, re.I
-        )
-    )
 
 
 async def resolve_documents(

@@ -33,7 +33,10 @@ _PATTERNS: dict[ActionName, re.Pattern[str]] = {
     ),
     "audit": re.compile(
         r"\b(audit\w*|compl(?:y|ies|ying) with|compliant with|(?:non-?)?compliance (?:of|with|check)|"
-        r"non-?compliant|violat\w*|breach\w*|check\w* (?:\w+ ){0,4}against|gaps? against)\b",
+        # "violates"/"breaching" ask for a check; "a data breach", "breach notification" are topics.
+        r"non-?compliant|violat(?:e|es|ed|ing)|in (?:violation|breach)|breach(?:es|ed|ing)|"
+        r"(?:do|does|did|would|could|might|may|will) (?:\w+ ){1,4}breach|check\w* (?:\w+ ){0,4}against|"
+        r"gaps? against)\b",
         re.IGNORECASE,
     ),
 }

@@ -16,6 +16,10 @@ from policypal.contracts import DocType
 #: Seed 001: a fuzzy match of title + version at 85 % or more counts.
 FUZZY_THRESHOLD = 85.0
 _MIN_COMPACT_TITLE = 5
+#: Initials shorter than this ("PP" for "Privacy Policy") say too little to match on.
+_MIN_INITIALS = 3
+#: One word in capitals, digits allowed: "DORA", "PSD2", "CET1".
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 
 #: Capitalised words that open sentences or name actions, never documents.
 _NOT_NAMES = frozenset(
@@ -106,6 +110,21 @@ def loose_names(text: str) -> list[tuple[str, int]]:
     return names
 
 
+def stands_for(acronym: str, title: str) -> bool:
+    """Whether the one-word ``acronym`` is the acronym ``title`` is known by.
+
+    Either the initials of the title's words before any bracket or number ("DORA" for "Digital
+    Operational Resilience Act"), or written in brackets ("General Data Protection Regulation (GDPR)").
+    """
+    if not _ACRONYM.fullmatch(acronym):
+        return False
+    key = acronym.lower()
+    if key in {compact(b) for b in re.findall(r"\(([^)]*)\)", title)}:
+        return True
+    initials = "".join(w[0] for w in re.split(r"[(\d]", title, maxsplit=1)[0].split()).lower()
+    return len(key) >= _MIN_INITIALS and initials == key
+
+
 def fuzzy_matches(name: str, documents: Sequence[Named]) -> list[str]:
     """The documents whose title + version match ``name`` at ``FUZZY_THRESHOLD`` or more, best only.
 
@@ -122,6 +141,7 @@ def fuzzy_matches(name: str, documents: Sequence[Named]) -> list[str]:
             fuzz.token_set_ratio(name.lower(), label.lower()),
             fuzz.ratio(compact(name), compact(label)),
             fuzz.ratio(compact(name), compact(doc.title)),
+            100.0 if stands_for(name, doc.title) else 0.0,
         )
         if score >= FUZZY_THRESHOLD:
             scored.append((score, doc.document_id))

@@ -6,7 +6,6 @@
   it cannot answer from general knowledge.
 """
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -21,6 +20,7 @@ from actions.inquire.prompts import general_prompt, sourced_prompt
 from actions.inquire.query_rewrite import rewrite_query, without_titles
 from actions.inquire.relevance import relevant_sources
 from actions.inquire.retrieval import retrieve
+from actions.sentences import embed_texts
 from actions.web_search import WebResult, WebSearch, WebSearchUnavailable, web_query
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.embeddings import Embedder
@@ -78,7 +78,7 @@ async def answer_with_llm(
 
     rewrite = await rewrite_query(llm, event)
     queries = [rewrite.query, event.query, without_titles(rewrite.query, event.documents)]
-    vectors = await asyncio.to_thread(embedder.embed, queries)
+    vectors = await embed_texts(embedder, queries)
     scope = await cache.scope(event, model=llm.model_for("inquire")) if cache and not event.web else None
     if cache and scope:
         cached = await cache.lookup(scope, rewrite.query, vectors[0])

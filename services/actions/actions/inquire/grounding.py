@@ -6,7 +6,6 @@ supports (verified verbatim, repaired from the passage or dropped); a marker tha
 removed from the answer and counted.
 """
 
-import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from actions.inquire.citations import cite, is_verbatim, quote_from
-from actions.sentences import sentence_spans
+from actions.sentences import embed_texts, sentence_spans
 from actions.web_search import WebResult
 from policypal.contracts import Citation, WebCitation
 from policypal.embeddings import Embedder
@@ -111,7 +110,7 @@ async def _quotes(
     claims = [" ".join(s for s in statements[n] if s) or question for n in cited]
     spans = {n: [(b, e) for b, e in sentence_spans(texts[n - 1]) if e > b] for n in cited}
     candidates = [" ".join(texts[n - 1][b:e].split()) for n in cited for b, e in spans[n]]
-    vectors = await asyncio.to_thread(embedder.embed, claims + candidates)
+    vectors = await embed_texts(embedder, claims + candidates)
     claim_vectors, candidate_vectors = vectors[: len(claims)], vectors[len(claims) :]
 
     quotes: dict[int, str] = {}

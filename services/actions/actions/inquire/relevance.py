@@ -1,13 +1,12 @@
 """Which retrieved chunks actually speak to the question: their best sentence is above the floor."""
 
-import asyncio
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from actions.inquire.extractive_answer import RELEVANCE_FLOOR
-from actions.sentences import sentence_spans
+from actions.sentences import embed_texts, sentence_spans
 from policypal.embeddings import Embedder
 from policypal.vectorstore import ChunkHit
 
@@ -29,7 +28,7 @@ async def relevant_sources(
     ]
     if not sentences:
         return []
-    vectors = await asyncio.to_thread(embedder.embed, [" ".join(text.split()) for _, text in sentences])
+    vectors = await embed_texts(embedder, [" ".join(text.split()) for _, text in sentences])
     scores = (vectors @ query_vectors.T).max(axis=1)
     best = [float("-inf")] * len(hits)
     for (i, _), score in zip(sentences, scores, strict=True):

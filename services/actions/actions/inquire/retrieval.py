@@ -8,12 +8,11 @@ is below the model's stop threshold is not kept; each document gives 3 to 5 chun
 three documents match, 3 when more, so several documents stay balanced) and no more than 15 in all.
 """
 
-import asyncio
-
 import numpy as np
 import numpy.typing as npt
 
 from actions.inquire.confidence import Thresholds
+from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested
 from policypal.embeddings import Embedder
 from policypal.vectorstore import ChunkHit, ChunkIndex
@@ -24,7 +23,7 @@ MIN_PER_DOCUMENT, MAX_PER_DOCUMENT = 3, 5
 
 async def embed_query(embedder: Embedder, query: str) -> npt.NDArray[np.float32]:
     """The query's vector; the model runs in a worker thread so the event loop keeps serving acks."""
-    vectors = await asyncio.to_thread(embedder.embed, [query])
+    vectors = await embed_texts(embedder, [query])
     vector: npt.NDArray[np.float32] = vectors[0]
     return vector
 

@@ -6,7 +6,7 @@ COPY requirements/ requirements/
 COPY libs/ libs/
 COPY services/ services/
 RUN pip install --no-cache-dir -c requirements/constraints.txt \
-      ./libs/contracts ./libs/config ./libs/telemetry ./libs/bus ./libs/state ./libs/vectorstore \
+      ./libs/contracts ./libs/config ./libs/telemetry ./libs/bus ./libs/state ./libs/vectorstore ./libs/rules \
       ./libs/embeddings ./libs/auth ./libs/devstack ./libs/cli \
       ./services/gateway ./services/ingestor ./services/resolver ./services/actions ./services/notifier
 RUN useradd --create-home --uid 10001 policypal && mkdir -p /data && chown policypal /data

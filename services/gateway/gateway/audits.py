@@ -22,7 +22,7 @@ from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal, TenantStore
 from policypal.auth.http import require_scope
 from policypal.contracts import ActionRequested, ErrorEvent, ResolvedDocument, ResponseEvent, UserContext
-from policypal.contracts.audit import AuditResult
+from policypal.contracts.audit import MAX_SOURCE_TEXT, AuditResult
 from policypal.contracts.envelope import SafeId
 from policypal.state import (
     ConversationRecord,
@@ -37,7 +37,6 @@ from policypal.state import (
 router = APIRouter(tags=["audits"])
 
 AuditPrincipal = Annotated[Principal, Depends(require_scope("audit"))]
-MAX_SOURCE_TEXT = 50_000
 _NO_DOCUMENT = "No such document: {}."
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody},

@@ -19,6 +19,7 @@ from policypal.bus import Unprocessable
 from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded, IngestProgress
 from policypal.contracts.envelope import Envelope
 from policypal.embeddings import Embedder
+from policypal.rules import boilerplate_chunks, rule_units
 from policypal.state import DocumentCatalog, DocumentRecord
 from policypal.telemetry import service_span
 from policypal.vectorstore import ChunkIndex, ChunkPoint, sparse_vectors
@@ -159,13 +160,24 @@ class IngestPipeline:
         await progress.report(
             "chunked", f"Split into {len(chunks)} passages.", done=len(chunks), total=len(chunks)
         )
+        points = [_point(record, chunk) for chunk in chunks]
+        boilerplate = await asyncio.to_thread(boilerplate_chunks, points)
+        points = [
+            p.model_copy(update={"boilerplate": True}) if p.chunk_index in boilerplate else p for p in points
+        ]
 
-        await self._embed_and_index(record, chunks, progress)
+        await self._embed_and_index(points, progress)
         # An earlier run of this document (before a retry) may have written more chunks than this one.
         await self._index.delete_chunks_from(
             tenant_id=record.tenant_id, document_id=record.document_id, first_index=len(chunks)
         )
-        await progress.report("indexed", "The document is searchable.", done=len(chunks), total=len(chunks))
+        rules = await self._index_rules(record, points, boilerplate)
+        await progress.report(
+            "indexed",
+            f"The document is searchable; {rules} rules (must, should, may…) found for audits.",
+            done=len(chunks),
+            total=len(chunks),
+        )
         return DocumentReady(
             tenant_id=record.tenant_id,
             user_id=record.user_id,
@@ -177,25 +189,35 @@ class IngestPipeline:
             parser=parsed.parser,
         )
 
-    async def _embed_and_index(
-        self, record: DocumentRecord, chunks: Sequence[TextChunk], progress: ProgressReporter
-    ) -> None:
+    async def _index_rules(
+        self, record: DocumentRecord, points: Sequence[ChunkPoint], boilerplate: set[int]
+    ) -> int:
+        """Find the document's rule units, embed them and make them its rules (replacing older ones)."""
+        with service_span("rules", {"policypal.document_id": record.document_id}) as span:
+            rules = await asyncio.to_thread(rule_units, points, boilerplate=boilerplate)
+            vectors = await self._embed([rule.text for rule in rules]) if rules else []
+            await self._index.rules.replace_document_rules(
+                tenant_id=record.tenant_id, document_id=record.document_id, rules=rules, vectors=vectors
+            )
+            span.set_attribute("policypal.rules", len(rules))
+        return len(rules)
+
+    async def _embed_and_index(self, chunks: Sequence[ChunkPoint], progress: ProgressReporter) -> None:
         total = len(chunks)
         group = max(1, self._options.embed_group)
         groups = [chunks[i : i + group] for i in range(0, total, group)]
         await progress.report("embedding", f"Embedding {total} passages.", done=0, total=total)
         # Embed group k+1 in a thread while group k is written to Qdrant: the two overlap.
-        pending = asyncio.create_task(self._embed(groups[0]))
+        pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[0]]))
         done = 0
         try:
             for k, current in enumerate(groups):
                 vectors = await pending
                 if k + 1 < len(groups):
-                    pending = asyncio.create_task(self._embed(groups[k + 1]))
-                points = [_point(record, chunk) for chunk in current]
+                    pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[k + 1]]))
                 # BM25 keyword vectors beside the dense ones, for hybrid search; off the event loop.
-                sparse = await asyncio.to_thread(sparse_vectors, points)
-                await self._index.upsert(points, vectors, sparse)
+                sparse = await asyncio.to_thread(sparse_vectors, list(current))
+                await self._index.upsert(list(current), vectors, sparse)
                 done += len(current)
                 await progress.report(
                     "embedding", f"Embedded {done} of {total} passages.", done=done, total=total
@@ -205,11 +227,11 @@ class IngestPipeline:
                 pending.cancel()
         await progress.report("embedded", f"Embedded {total} passages.", done=total, total=total)
 
-    async def _embed(self, chunks: Sequence[TextChunk]) -> list[list[float]]:
+    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         with service_span(
-            "embed", {"policypal.embedding.model": self._embedder.model_id, "policypal.chunks": len(chunks)}
+            "embed", {"policypal.embedding.model": self._embedder.model_id, "policypal.chunks": len(texts)}
         ):
-            matrix = await asyncio.to_thread(self._embedder.embed, [chunk.text for chunk in chunks])
+            matrix = await asyncio.to_thread(self._embedder.embed, list(texts))
         vectors: list[list[float]] = matrix.tolist()
         return vectors
 

@@ -1,16 +1,16 @@
 """The @Audit worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
 
 import json
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
-from actions.audit.drafted_audit import QUOTE_DROPPED_NOTICE
 from actions.audit.service import DURABLE, SUBJECT, build_router
 from actions.drafting import llm_fallback_notice
-from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
+from policypal.contracts.audit import MAX_SOURCE_TEXT, SEVERITY_ORDER, AuditResult
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
@@ -22,6 +22,7 @@ from tests.actions.policy_library import (
     POLICY_INCIDENT,
     POLICY_RETENTION,
     POLICY_TRANSFER,
+    REGULATION_2024,
     RETENTION_2024,
     RETENTION_2025,
     TRANSFER_RULE,
@@ -65,7 +66,7 @@ def _assert_grouped_by_target_then_severity(result: AuditResult, targets: list[s
     assert order == sorted(order)
 
 
-async def test_policy_mode_finds_the_planted_violations_per_target(
+async def test_policy_mode_checks_every_clause_and_finds_the_planted_breaches(
     harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder, redis_client: Redis
 ) -> None:
     index, (policy, reg24, reg25) = library
@@ -88,20 +89,37 @@ async def test_policy_mode_finds_the_planted_violations_per_target(
         "offline-extractive",
     )
     result = AuditResult.model_validate(body["result"])
-    assert (result.mode, result.targets_checked, result.overall_status) == ("policy", 2, "Needs Review")
-    assert result.themes_analyzed is not None
-    assert 3 <= result.themes_analyzed <= 5
+    assert (result.mode, result.targets_checked, result.overall_status) == ("policy", 2, "Major Violations")
+    assert result.statements_checked >= 10  # every clause of the policy, not a sample
     _assert_grouped_by_target_then_severity(result, ["reg24", "reg25"])
     retention = _finding(result, "reg24", POLICY_RETENTION)
-    assert (retention.severity, retention.needs_review) == ("High", True)
-    assert RETENTION_2024 in _plain(retention.target_quote)
-    assert RETENTION_2025 in _plain(_finding(result, "reg25", POLICY_RETENTION).target_quote)
+    assert _plain(retention.target_quote) == RETENTION_2024
+    assert (retention.target_page, retention.source_page, retention.rule_modality) == (2, 2, "obligation")
+    assert "“must”" in (retention.rationale or "")
+    assert "seven years" in (retention.rationale or "")
+    assert _plain(_finding(result, "reg25", POLICY_RETENTION).target_quote) == RETENTION_2025
     incident = _finding(result, "reg24", POLICY_INCIDENT)
-    assert (incident.severity, INCIDENT_RULE in _plain(incident.target_quote)) == ("High", True)
+    assert (_plain(incident.target_quote), incident.target_page) == (INCIDENT_RULE, 4)
     transfer = _finding(result, "reg24", POLICY_TRANSFER)
-    assert (transfer.severity, TRANSFER_RULE in _plain(transfer.target_quote)) == ("Medium", True)
-    assert all(f.theme for f in result.findings)
-    assert 0.55 <= retention.confidence_score <= 1.0
+    assert (_plain(transfer.target_quote), transfer.rule_modality) == (TRANSFER_RULE, "prohibition")
+    for finding in result.findings:
+        # Severity follows the rule's force and says so; offline nothing claims an impact assessment.
+        assert (finding.severity, finding.assessed_by, finding.needs_review) == (
+            "High",
+            "offline-rules",
+            True,
+        )
+        assert (finding.rationale or "").startswith("High because the rule says")
+        assert "not assessed" in finding.consequence
+    # The compliant clauses (training, the yearly test of the response plan) are not flagged.
+    assert len(result.findings) == 6
+    assert not [f for f in result.findings if "training" in f.source_quote or "tested" in f.source_quote]
+    # Coverage: the rules of the sections the policy touches, the breached ones contradicted.
+    statuses = {(c.target_doc_id, _plain(c.rule_quote)): c.status for c in result.coverage}
+    assert statuses[("reg24", RETENTION_2024)] == "contradicted"
+    assert {"addressed", "not_addressed"} <= set(statuses.values())
+    assert "Coverage of the" in body["answer"]
+    assert "not mentioned" in body["answer"]
     # Every quote is verbatim: the target's in its cited chunk, the source's in the policy's.
     assert_citations_verbatim(body, [policy, reg24, reg25])
     cited = {c["marker"]: c for c in body["citations"]}
@@ -109,15 +127,15 @@ async def test_policy_mode_finds_the_planted_violations_per_target(
         assert finding.target_marker is not None
         assert finding.source_marker is not None
         assert cited[finding.target_marker]["quote"] == finding.target_quote
-        assert cited[finding.target_marker]["document_id"] == finding.target_doc_id
+        assert cited[finding.target_marker]["page"] == finding.target_page
         assert cited[finding.source_marker]["quote"] == finding.source_quote
         assert cited[finding.source_marker]["document_id"] == "policy"
-    assert await harness.statuses(TENANT) == ["sampling", "extracting_themes", "retrieving", "auditing"]
+    assert await harness.statuses(TENANT) == ["sampling", "retrieving", "auditing"]
     [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
     assert turn.content == body["answer"]
 
 
-async def test_text_mode_checks_each_statement_against_every_target(
+async def test_text_mode_checks_each_clause_against_every_target(
     harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
 ) -> None:
     index, (_, reg24, reg25) = library
@@ -135,61 +153,101 @@ async def test_text_mode_checks_each_statement_against_every_target(
 
     result = AuditResult.model_validate(body["result"])
     assert (result.mode, result.themes_analyzed, result.statements_checked) == ("text", None, 5)
+    assert (result.overall_status, result.coverage) == ("Major Violations", [])
     _assert_grouped_by_target_then_severity(result, ["reg24", "reg25"])
     for target in ("reg24", "reg25"):
         assert _finding(result, target, POLICY_RETENTION).severity == "High"
-        assert _finding(result, target, POLICY_INCIDENT).severity == "High"
+        assert _finding(result, target, POLICY_INCIDENT).target_page == 4
     for finding in result.findings:
         assert finding.source_quote in EMAIL
         assert finding.source_marker is None  # the text is not a document: quoted, not cited
+        assert finding.source_page is None
     # Unrelated small talk is not turned into a finding.
-    assert not [f for f in result.findings if "kitchen" in f.source_quote]
+    assert not [f for f in result.findings if "kitchen" in f.source_quote or "Hello" in f.source_quote]
     assert_citations_verbatim(body, [reg24, reg25])
-    assert "Needs Review" in body["answer"]
     assert "without a language model" in body["answer"]
 
 
-async def test_audit_without_a_source_is_refused_with_a_reason(
+async def test_a_text_identical_to_its_target_is_compliant(
     harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
 ) -> None:
     index, (_, reg24, _) = library
     broker = await harness.start(index, embedder)
-    await harness.ask(broker, request(TENANT, "audit", "audit", [reg24], target_document_ids=["reg24"]))
+    text = "\n\n".join(REGULATION_2024)
+    await harness.ask(
+        broker, request(TENANT, "audit", "audit", [reg24], source_text=text, target_document_ids=["reg24"])
+    )
+    body = await harness.terminal(TENANT)
+
+    result = AuditResult.model_validate(body["result"])
+    assert (result.overall_status, result.findings) == ("Compliant", [])
+    assert result.statements_checked > 10
+    assert "No breach found" in body["answer"]
+
+
+async def test_a_target_without_rules_is_named_as_such(
+    harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
+) -> None:
+    index, (policy, reg24, _) = library
+    broker = await harness.start(index, embedder)
+    event = request(
+        TENANT, "audit", "audit", [policy, reg24], source_text=EMAIL, target_document_ids=["policy", "reg24"]
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    result = AuditResult.model_validate(body["result"])
+    assert result.targets_without_rules == ["policy"]
+    assert {f.target_doc_id for f in result.findings} == {"reg24"}
+    assert "No binding rules found: this document states no obligation" in body["answer"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "code", "said"),
+    [
+        ({}, "audit_needs_source", "paste the text"),
+        ({"source_text": "# Scope\n\n## Definitions\n\nRetention"}, "audit_needs_source", "only headings"),
+        (
+            {"source_text": "Records are kept. " * (MAX_SOURCE_TEXT // 10)},
+            "audit_source_too_long",
+            "Upload it",
+        ),
+    ],
+)
+async def test_an_audit_with_nothing_to_check_is_refused_with_a_reason(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    extra: dict[str, Any],
+    code: str,
+    said: str,
+) -> None:
+    index, (_, reg24, _) = library
+    broker = await harness.start(index, embedder)
+    await harness.ask(
+        broker, request(TENANT, "audit", "audit", [reg24], target_document_ids=["reg24"], **extra)
+    )
     body = await harness.terminal(TENANT, "error")
-    assert (body["code"], body["retryable"]) == ("audit_needs_source", False)
+    assert (body["code"], body["retryable"]) == (code, False)
+    assert said in body["message"]
 
 
-def _llm_finding(target: str, severity: str, source_quote: str, target_quote: str) -> dict[str, Any]:
-    return {
-        "target_doc_id": target,
-        "target_doc_title": "as the model wrote it",
-        "theme": None,
-        "severity": severity,
-        "consequence": "Potential penalties under the retention rule.",
-        "source_quote": source_quote,
-        "target_quote": target_quote,
-        "suggestion": "Align the clause with the regulation.",
-        "confidence_score": 0.9,
-        "needs_review": False,
-        "source_marker": None,
-        "target_marker": None,
-    }
+def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:
+    """The clauses a judgement prompt showed the model, with their candidate rules by id."""
+    shown: dict[int, tuple[str, dict[str, str]]] = {}
+    for block in prompt.split("## Clause ")[1:]:
+        header, *lines = block.strip().split("\n")
+        number, text = int(header), lines[0]
+        rules = {}
+        for line in lines[1:]:
+            match = re.match(r"- (R\d+) \[[^\]]*\] (.*)", line)
+            if match:
+                rules[match.group(1)] = match.group(2)
+        shown[number] = (text, rules)
+    return shown
 
 
-def _llm_audit(findings: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "overall_status": "Major Violations",
-        "findings": findings,
-        "summary": "The email contradicts the regulation on retention and incident reporting.",
-        "targets_checked": 9,
-        "themes_analyzed": None,
-        "mode": "text",
-        "source_document_id": None,
-        "statements_checked": 0,
-    }
-
-
-async def test_llm_text_audit_is_corrected_once_and_its_quotes_verified(
+async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     harness: WorkerHarness,
     library: Library,
     embedder: MiniLMEmbedder,
@@ -197,19 +255,25 @@ async def test_llm_text_audit_is_corrected_once_and_its_quotes_verified(
     llm: LLM,
 ) -> None:
     index, (_, reg24, reg25) = library
-    # Re-flowed whitespace is repaired; an invented quote is dropped; an unknown target is dropped.
-    reflowed = RETENTION_2024.replace(" after ", "\n after  ")
-    reply = _llm_audit(
-        [
-            _llm_finding("reg25", "Low", POLICY_INCIDENT, "Backups are kept offshore for ten years."),
-            _llm_finding("reg24", "Medium", POLICY_INCIDENT, INCIDENT_RULE),
-            _llm_finding("reg24", "Critical", POLICY_RETENTION, reflowed),
-            _llm_finding("reg99", "High", POLICY_RETENTION, RETENTION_2024),
+    judgements = {
+        "judgements": [
+            {
+                "clause": 1,
+                "verdict": "breach",
+                "rule": "R1",
+                "severity": "Critical",
+                "consequence": "Records destroyed early expose the bank to fines.",
+                "suggestion": "Keep records as long as the regulation requires.",
+            },
+            {"clause": 2, "verdict": "complies", "rule": "R1"},
+            # An unknown clause and an unknown rule id are ignored.
+            {"clause": 99, "verdict": "breach", "rule": "R1"},
+            {"clause": 3, "verdict": "breach", "rule": "R77"},
         ]
-    )
+    }
     openai_server.enqueue(
-        Reply(content='{"overall_status": "Major', prompt_tokens=2000, completion_tokens=10),
-        Reply(content=json.dumps(reply), prompt_tokens=2100, completion_tokens=400),
+        Reply(content='{"judgements": [', prompt_tokens=900, completion_tokens=5),
+        Reply(content=json.dumps(judgements), prompt_tokens=1000, completion_tokens=120),
     )
     broker = await harness.start(index, embedder, llm=llm)
     event = request(
@@ -224,87 +288,28 @@ async def test_llm_text_audit_is_corrected_once_and_its_quotes_verified(
     body = await harness.terminal(TENANT)
 
     first, correction = openai_server.requests
-    assert first.body["response_format"]["json_schema"]["name"] == "AuditResult"
+    assert first.body["response_format"]["json_schema"]["name"] == "ClauseJudgements"
     assert first.body["model"] == body["model"] == "gpt-4o"
-    assert EMAIL in first.messages[-1]["content"]
     assert "did not match the required JSON schema" in correction.messages[-1]["content"]
+    shown = _clause_and_rules(first.messages[-1]["content"])
+    # Only clauses with a governing rule cost tokens: the greeting and the kitchen are not sent.
+    assert all("kitchen" not in text and "Hello" not in text for text, _ in shown.values())
+    clause_text, rules = shown[1]
     result = AuditResult.model_validate(body["result"])
-    assert (result.mode, result.targets_checked, result.overall_status) == ("text", 2, "Major Violations")
-    assert [(f.target_doc_id, f.severity) for f in result.findings] == [
-        ("reg24", "Critical"),
-        ("reg24", "Medium"),
-        ("reg25", "Low"),
-    ]
-    _assert_grouped_by_target_then_severity(result, ["reg24", "reg25"])
-    critical, medium, low = result.findings
-    assert _plain(critical.target_quote) == RETENTION_2024
-    assert critical.target_quote in reg24.chunk_text(body["citations"][0]["chunk_id"])
-    assert (critical.needs_review, critical.target_doc_title, critical.source_quote) == (
-        False,
-        "Records Regulation",
-        POLICY_RETENTION,
-    )
-    assert _plain(medium.target_quote) == INCIDENT_RULE
-    assert (low.target_quote, low.target_marker, low.needs_review) == ("", None, True)
-    assert QUOTE_DROPPED_NOTICE in body["notices"]
-    assert "offshore" not in body["answer"]
-    assert body["answer"].index("Records Regulation” (2024)") < body["answer"].index(
-        "Records Regulation” (2025)"
-    )
-    assert [c["marker"] for c in body["citations"]] == [critical.target_marker, medium.target_marker]
-    for citation in body["citations"]:
-        assert citation["quote"] in reg24.chunk_text(citation["chunk_id"])
-    assert 0.0 < critical.confidence_score <= 1.0
+    [finding] = result.findings
+    assert (finding.severity, finding.assessed_by, finding.needs_review) == ("Critical", "model", False)
+    assert _plain(finding.source_quote) == clause_text
+    assert finding.source_quote in EMAIL
+    assert _plain(finding.target_quote) in rules["R1"]
+    assert finding.consequence == "Records destroyed early expose the bank to fines."
+    assert result.overall_status == "Major Violations"
+    assert_citations_verbatim(body, [reg24, reg25])
+    assert "without a language model" not in body["answer"]
     price = price_of("gpt-4o")
     assert price is not None
     assert body["usage"]["cost_usd"] == pytest.approx(
-        (4100 * price.prompt_per_million + 410 * price.completion_per_million) / 1e6
+        (1900 * price.prompt_per_million + 125 * price.completion_per_million) / 1e6
     )
-
-
-async def test_llm_policy_audit_extracts_themes_and_cites_both_sides(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    openai_server: ScriptedOpenAI,
-    llm: LLM,
-) -> None:
-    index, (policy, reg24, reg25) = library
-    finding = _llm_finding("reg24", "High", POLICY_RETENTION, RETENTION_2024) | {"theme": "Record retention"}
-    openai_server.enqueue(
-        Reply.json({"themes": ["Record retention", "Data transfers", "Incident reporting"]}),
-        Reply.json(_llm_audit([finding]) | {"mode": "policy"}),
-    )
-    broker = await harness.start(index, embedder, llm=llm)
-    event = request(
-        TENANT,
-        "audit",
-        "Audit our policy",
-        [policy, reg24, reg25],
-        source_document_id="policy",
-        target_document_ids=["reg24", "reg25"],
-    )
-    await harness.ask(broker, event)
-    body = await harness.terminal(TENANT)
-
-    themes_request, audit_request = openai_server.requests
-    assert themes_request.body["response_format"]["json_schema"]["name"] == "AuditThemes"
-    # Naming the themes is a light call (the small model); the audit itself is the large model's.
-    assert (themes_request.body["model"], audit_request.body["model"]) == ("gpt-4o-mini", "gpt-4o")
-    assert body["model"] == "gpt-4o"
-    assert (
-        "- Record retention\n- Data transfers\n- Incident reporting" in audit_request.messages[-1]["content"]
-    )
-    result = AuditResult.model_validate(body["result"])
-    assert (result.mode, result.themes_analyzed, result.source_document_id) == ("policy", 3, "policy")
-    [found] = result.findings
-    assert (found.theme, found.source_marker is not None, found.target_marker is not None) == (
-        "Record retention",
-        True,
-        True,
-    )
-    assert_citations_verbatim(body, [policy, reg24])
-    assert {c["document_id"] for c in body["citations"]} == {"policy", "reg24"}
 
 
 async def test_llm_server_errors_fall_back_to_the_offline_policy_audit_with_a_notice(
@@ -328,9 +333,9 @@ async def test_llm_server_errors_fall_back_to_the_offline_policy_audit_with_a_no
     await harness.ask(broker, event)
     body = await harness.terminal(TENANT)
 
-    # The themes call and its one retry, then the offline audit.
+    # The judgement call and its one retry, then the offline audit.
     assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
-        "AuditThemes"
+        "ClauseJudgements"
     ] * 2
     assert openai_server.pending == 0
     assert body["model"] == "offline-extractive"
@@ -338,10 +343,10 @@ async def test_llm_server_errors_fall_back_to_the_offline_policy_audit_with_a_no
     result = AuditResult.model_validate(body["result"])
     assert (result.mode, result.overall_status, result.source_document_id) == (
         "policy",
-        "Needs Review",
+        "Major Violations",
         "policy",
     )
-    assert _finding(result, "reg24", POLICY_RETENTION).severity == "High"
+    assert _finding(result, "reg24", POLICY_RETENTION).assessed_by == "offline-rules"
     assert_citations_verbatim(body, [policy, reg24, reg25])
 
 
@@ -366,15 +371,14 @@ async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(
     await harness.ask(broker, event)
     body = await harness.terminal(TENANT)
 
-    # The audit call timed out, was retried once, then the offline audit answered.
     assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
-        "AuditResult"
+        "ClauseJudgements"
     ] * 2
     assert openai_server.pending == 0
     assert body["model"] == "offline-extractive"
     assert body["notices"] == [llm_fallback_notice("audit")]
     result = AuditResult.model_validate(body["result"])
-    assert (result.mode, result.overall_status, result.statements_checked) == ("text", "Needs Review", 5)
+    assert (result.mode, result.overall_status, result.statements_checked) == ("text", "Major Violations", 5)
     for target in ("reg24", "reg25"):
         assert _finding(result, target, POLICY_RETENTION).severity == "High"
     assert all(finding.source_quote in EMAIL for finding in result.findings)

@@ -16,20 +16,14 @@ from tests.support.openai_server import Reply, ScriptedOpenAI
 pytestmark = pytest.mark.integration
 
 
-POLICY_STAGES = ["sampling", "extracting_themes", "retrieving", "auditing"]
+POLICY_STAGES = ["sampling", "retrieving", "auditing"]
 
 
 @pytest.mark.parametrize(
     ("mode", "replies", "stages"),
     [
-        # The themes call fails: the offline audit does not read the policy a second time.
+        # The judgement call fails once every stage was reported: the offline audit repeats none.
         ("policy", [Reply.failure(500), Reply.failure(500)], POLICY_STAGES),
-        # The audit call fails once every stage was reported: the offline audit repeats none.
-        (
-            "policy",
-            [Reply.json({"themes": ["Record retention"]}), Reply.failure(500), Reply.failure(500)],
-            POLICY_STAGES,
-        ),
         ("text", [Reply.failure(500), Reply.failure(500)], ["retrieving", "auditing"]),
     ],
 )

@@ -13,6 +13,15 @@ from policypal.contracts.envelope import SafeId
 AuditStatus = Literal["Compliant", "Minor Issues", "Major Violations", "Needs Review"]
 Severity = Literal["Critical", "High", "Medium", "Low"]
 AuditMode = Literal["text", "policy"]
+#: What a rule does to what it names: RFC 2119's MUST, MUST NOT, SHOULD, SHOULD NOT and MAY.
+Modality = Literal["obligation", "prohibition", "recommendation", "recommendation_against", "permission"]
+#: Whether a source addresses one of a target's rules: agrees with it, contradicts it, or never mentions it.
+CoverageStatus = Literal["addressed", "contradicted", "not_addressed"]
+#: Who judged a finding: the offline rules (modality, polarity, numbers, paths) or the language model.
+AssessedBy = Literal["offline-rules", "model"]
+
+#: The longest text an audit accepts to check (characters), over HTTP and on the bus alike.
+MAX_SOURCE_TEXT = 50_000
 
 #: Severities from the most to the least urgent: the order of findings within a target.
 SEVERITY_ORDER: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
@@ -39,6 +48,40 @@ class AuditFinding(BaseModel):
     target_marker: int | None = Field(
         default=None, ge=1, description="The answer's [N] citing the target quote."
     )
+    # Added in v1 by the clause-level audit (all optional: older results stay valid).
+    source_page: int | None = Field(default=None, ge=1, description="Page of the source quote, when paged.")
+    target_page: int | None = Field(default=None, ge=1, description="Page of the target quote, when paged.")
+    target_section: str | None = Field(
+        default=None, description="Section of the target rule (number and title)."
+    )
+    rule_modality: Modality | None = Field(
+        default=None, description="What the target rule does (must, must not…)."
+    )
+    rationale: str | None = Field(
+        default=None,
+        description="Why this is a finding: what the rule says and what the source says or omits.",
+    )
+    shared_terms: list[str] = Field(default_factory=list, description="Key terms the two quotes share.")
+    assessed_by: AssessedBy | None = Field(default=None, description="Who judged the finding.")
+
+
+class RuleCoverage(BaseModel):
+    """One binding rule of a target and whether the audited policy addresses it (gap analysis)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    target_doc_id: SafeId
+    rule_quote: str = Field(max_length=300, description="Verbatim from the target document.")
+    rule_page: int | None = Field(default=None, ge=1)
+    rule_section: str | None = None
+    rule_modality: Modality
+    status: CoverageStatus
+    source_quote: str | None = Field(
+        default=None, max_length=300, description="The clause that addresses or contradicts the rule."
+    )
+    source_page: int | None = Field(default=None, ge=1)
+    target_marker: int | None = Field(default=None, ge=1)
+    source_marker: int | None = Field(default=None, ge=1)
 
 
 class AuditResult(BaseModel):
@@ -54,3 +97,13 @@ class AuditResult(BaseModel):
     mode: AuditMode
     source_document_id: SafeId | None = None
     statements_checked: int = Field(default=0, ge=0, description="Source statements matched to the targets.")
+    # Added in v1 by the clause-level audit (all optional: older results stay valid).
+    rules_checked: int = Field(default=0, ge=0, description="Binding rules of the targets the clauses met.")
+    targets_without_rules: list[SafeId] = Field(
+        default_factory=list,
+        description="Targets in which no binding rule (must, must not, should…) was found.",
+    )
+    coverage: list[RuleCoverage] = Field(
+        default_factory=list,
+        description="Policy mode: the binding rules of the sections the policy touches, and how it covers each.",
+    )

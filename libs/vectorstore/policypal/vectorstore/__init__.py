@@ -9,12 +9,16 @@ from policypal.vectorstore.chunk_index import (
     open_qdrant,
     sparse_vectors,
 )
+from policypal.vectorstore.rule_index import RuleIndex, RulePoint, StoredRule
 
 __all__ = [
     "ChunkHit",
     "ChunkIndex",
     "ChunkPoint",
     "EmbeddingModelMismatch",
+    "RuleIndex",
+    "RulePoint",
+    "StoredRule",
     "open_chunk_index",
     "open_qdrant",
     "sparse_vectors",

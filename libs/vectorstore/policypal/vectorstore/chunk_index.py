@@ -17,6 +17,7 @@ from policypal.config import Settings
 from policypal.contracts import DocType
 from policypal.telemetry import service_span
 from policypal.vectorstore import sparse_terms
+from policypal.vectorstore.rule_index import RuleIndex
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +53,9 @@ class ChunkPoint(BaseModel):
     chunk_index: int
     section: str | None = None
     text: str
+    #: Front matter, contents or index pages, revision history, the document's own licence notice:
+    #: kept searchable, but ranked down and never audited against (set at ingestion; False before).
+    boilerplate: bool = False
 
     @property
     def chunk_id(self) -> str:
@@ -106,6 +110,7 @@ class ChunkIndex:
         self._model_id = model_id
         self._dimension = dimension
         self._hybrid = True
+        self.rules = RuleIndex(client, model_id=model_id, dimension=dimension)
 
     @property
     def hybrid(self) -> bool:
@@ -117,7 +122,14 @@ class ChunkIndex:
         await self._client.close()
 
     async def ensure_collection(self) -> None:
-        """Create the collection for this model, or check an existing one was made with it."""
+        """Create the collection for this model, or check an existing one was made with it.
+
+        The sibling ``rules`` collection (``self.rules``) is created beside it.
+        """
+        await self._ensure_chunks()
+        await self.rules.ensure_collection()
+
+    async def _ensure_chunks(self) -> None:
         if await self._client.collection_exists(COLLECTION):
             info = await self._client.get_collection(COLLECTION)
             vectors = info.config.params.vectors
@@ -300,7 +312,8 @@ class ChunkIndex:
         )
 
     async def delete_document(self, *, tenant_id: str, document_id: str) -> None:
-        """Remove every chunk of a document."""
+        """Remove every chunk of a document, and its rule units."""
+        await self.rules.delete_document(tenant_id=tenant_id, document_id=document_id)
         await self._client.delete(
             COLLECTION,
             points_selector=models.FilterSelector(

@@ -1,0 +1,175 @@
+"""The modality of a sentence: whether it obliges, forbids, recommends or permits, and the words saying so.
+
+Regulations state rules with a small set of modal forms (RFC 2119's MUST, MUST NOT, SHOULD, SHOULD NOT,
+MAY and their many spellings: "shall", "is required to", "is prohibited", "it is not necessary", an
+imperative "Never ..."). The first modal form of a sentence decides, the negative forms winning over
+the positive ones that start at the same word ("may not" is a prohibition, not a permission).
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from policypal.contracts.audit import Modality
+
+#: How binding each modality is, for ordering and for the severity of a breach.
+STRENGTH: Final[dict[Modality, int]] = {
+    "prohibition": 3,
+    "obligation": 3,
+    "recommendation_against": 2,
+    "recommendation": 2,
+    "permission": 1,
+}
+
+#: The plain words a person reads: "the rule says must not".
+BINDING_WORDS: Final[dict[Modality, str]] = {
+    "prohibition": "forbids it",
+    "obligation": "requires it",
+    "recommendation_against": "advises against it",
+    "recommendation": "recommends it",
+    "permission": "permits it",
+}
+
+
+@dataclass(frozen=True)
+class ModalCue:
+    """The modal form found: its modality, the words as written, where it starts, and ``waives``.
+
+    ``waives`` marks a permission not to do something ("need not", "is optional", "is not required").
+    """
+
+    modality: Modality
+    words: str
+    start: int
+    waives: bool = False
+
+
+_EPISTEMIC: Final = (
+    r"be\s+able|want|wish|have|exist|work|know|always|even|necessarily|apply|matter|"
+    r"be\s+(?:available|present|possible|installed|needed|necessary|enough|sufficient|aware|obvious)"
+)
+
+
+def _forms(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+# Order matters where two forms start at the same word: earlier entries win.
+_FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
+    (
+        "prohibition",
+        False,
+        _forms(
+            r"\b(?:must|shall)\s+(?:not|never)\b",
+            # "may not be able to", "may not want": a possibility, not a prohibition.
+            rf"\bmay\s+(?:not|never)\b(?!\s+(?:{_EPISTEMIC}))",
+            r"\b(?:mustn|shan)['’]t\b",
+            r"\b(?:is|are|be)\s+(?:strictly\s+)?(?:prohibited|forbidden|not\s+(?:permitted|allowed))\b",
+            r"\b(?:prohibits|forbids)\b",
+            r"\bnot\s+(?:be\s+)?(?:permitted|allowed)\b",
+            r"\b(?:is|are)\s+not\s+to\b",
+            r"\bno\s+(?:\w+\s+){1,3}(?:may|shall|must)\b",
+            r"^\W*(?:never|do\s+not|don['’]t)\b",
+        ),
+    ),
+    (
+        "recommendation_against",
+        False,
+        _forms(
+            r"\bshould\s+(?:not|never)\b",
+            r"\bshouldn['’]t\b",
+            r"\b(?:is|are)\s+(?:strongly\s+)?discouraged\b",
+            r"\bnot\s+(?:be\s+)?recommended\b",
+            r"^\W*(?:avoid|please\s+(?:do\s+not|don['’]t))\b",
+        ),
+    ),
+    (
+        "permission",
+        True,
+        _forms(
+            r"\bneeds?\s+not\b",
+            r"\b(?:is|are)\s+not\s+(?:required|necessary|mandatory|obliged)\b",
+            r"\bdo(?:es)?\s+not\s+(?:need|have)\s+to\b",
+            r"\bit\s+is\s+not\s+necessary\b",
+            r"\b(?:is|are)\s+optional\b",
+        ),
+    ),
+    (
+        "obligation",
+        False,
+        _forms(
+            r"\b(?:must|shall)\b",
+            r"\b(?:is|are)\s+(?:required|obliged|mandatory)\b",
+            r"\brequired\s+to\b",
+            r"\b(?:has|have)\s+to\b",
+            r"\bneeds?\s+to\b",
+            r"\bit\s+is\s+(?:mandatory|necessary|essential)\b",
+            r"^\W*always\b",
+        ),
+    ),
+    (
+        "recommendation",
+        False,
+        _forms(
+            r"\bshould\b",
+            r"\bought\s+to\b",
+            r"\b(?:is|are)\s+(?:strongly\s+)?(?:recommended|encouraged|preferred|advised)\b",
+            r"\bwe\s+recommend\b",
+            r"\bpreferabl[ey]\b",
+            r"\bit\s+is\s+(?:best|better|a\s+good\s+idea)\b",
+            r"^\W*please\b",
+        ),
+    ),
+    (
+        "permission",
+        False,
+        _forms(r"\bmay\b", r"\b(?:is|are)\s+(?:permitted|allowed)\b", r"\bis\s+acceptable\b"),
+    ),
+)
+
+#: "can" reads as a permission in a company's own text ("developers can skip"), rarely in a rule.
+_CAN: Final = re.compile(
+    r"\b(?:can|are\s+free\s+to|feel\s+free\s+to|at\s+(?:their|your)\s+discretion)\b", re.I
+)
+
+
+#: A sentence opening with a subordinate clause, up to the comma that closes it.
+_SUBORDINATE: Final = re.compile(
+    r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|as\s+long\s+as|"
+    r"even\s+if|in\s+case)\b[^,;:]{3,200}[,;]",
+    re.IGNORECASE,
+)
+
+
+def modal_cue(sentence: str, *, can_permits: bool = False) -> ModalCue | None:
+    """The sentence's first modal form, or None for a statement of fact.
+
+    ``can_permits`` also reads "can"/"are free to" as a permission (for the audited text, not rules).
+    """
+    # "If …, it must …", "While users may not want …, the root should …": the main clause rules.
+    opening = _SUBORDINATE.match(sentence)
+    if opening is not None:
+        main = _first_cue(sentence, opening.end(), can_permits)
+        if main is not None:
+            return main
+    return _first_cue(sentence, 0, can_permits)
+
+
+def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
+    found: list[tuple[int, int, ModalCue]] = []
+    for rank, (modality, waives, pattern) in enumerate(_FORMS):
+        match = pattern.search(sentence, start)
+        if match:
+            found.append((match.start(), rank, ModalCue(modality, match.group(0), match.start(), waives)))
+    if can_permits:
+        match = _CAN.search(sentence, start)
+        if match:
+            found.append((match.start(), len(_FORMS), ModalCue("permission", match.group(0), match.start())))
+    if not found:
+        return None
+    return min(found, key=lambda item: (item[0], item[1]))[2]
+
+
+def is_binding(modality: Modality) -> bool:
+    """True for the modalities a text can breach: obligations, prohibitions and their advisory forms."""
+    return STRENGTH[modality] >= 2

@@ -1,0 +1,121 @@
+"""Rule units: the normative statements of a document, each with its section, page, modality and chunk.
+
+A statement is a rule when it has a modal form (``modality``), or when it is a list item under a
+normative lead-in ("The following programs must be in /bin: …"). Boilerplate chunks give none. The
+quote is a verbatim slice of the chunk that holds the statement (cut to 300 characters around the
+modal words when longer), so an audit finding cites it like any passage.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from policypal.rules.document_pages import DocumentPage, document_pages
+from policypal.rules.modality import ModalCue, modal_cue
+from policypal.rules.statements import Statement, segment
+from policypal.vectorstore import ChunkPoint, RulePoint
+
+#: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
+EXTRACTION_VERSION: Final = 1
+#: The contract's limit on a quote.
+MAX_QUOTE_CHARS: Final = 300
+#: The lead-in kept in front of a list item's own words when it is matched.
+MAX_LEAD_IN_CHARS: Final = 200
+#: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
+MAX_RULE_CHARS: Final = 600
+
+
+@dataclass(frozen=True)
+class SourceClause:
+    """A statement of any document with the chunk that holds it: a rule's or an audited clause's origin."""
+
+    statement: Statement
+    chunk: ChunkPoint
+    quote: str
+    modal: ModalCue | None
+
+    @property
+    def text(self) -> str:
+        """The statement as matched: its words on one line, after its lead-in when it is a list item."""
+        words = self.statement.plain[:MAX_RULE_CHARS]
+        lead = self.statement.lead_in
+        return f"{lead[:MAX_LEAD_IN_CHARS]} {words}" if lead else words
+
+
+def document_clauses(chunks: Sequence[ChunkPoint], *, skip: set[int] | None = None) -> list[SourceClause]:
+    """Every statement of a document in order, each placed in a chunk; chunks in ``skip`` give none."""
+    clauses: list[SourceClause] = []
+    section: str | None = None
+    for page in document_pages(chunks):
+        segmented = segment(
+            page.text, section=section if page.page is not None else page.chunks[0].chunk.section
+        )
+        section = segmented.section
+        for statement in segmented.statements:
+            clause = _placed(page, statement)
+            if clause is not None and clause.chunk.chunk_index not in (skip or set()):
+                clauses.append(clause)
+    return clauses
+
+
+def rule_units(chunks: Sequence[ChunkPoint], *, boilerplate: set[int]) -> list[RulePoint]:
+    """The rule units of one document's ``chunks``; chunks whose index is in ``boilerplate`` give none."""
+    rules: list[RulePoint] = []
+    for clause in document_clauses(chunks, skip=boilerplate):
+        if clause.modal is None:
+            continue
+        chunk = clause.chunk
+        rules.append(
+            RulePoint(
+                tenant_id=chunk.tenant_id,
+                user_id=chunk.user_id,
+                document_id=chunk.document_id,
+                title=chunk.title,
+                version=chunk.version,
+                doc_type=chunk.doc_type,
+                set_name=chunk.set_name,
+                page=chunk.page,
+                section=clause.statement.section,
+                chunk_index=chunk.chunk_index,
+                rule_index=len(rules),
+                modality=clause.modal.modality,
+                modal_words=clause.modal.words,
+                text=clause.text,
+                quote=clause.quote,
+                extraction=EXTRACTION_VERSION,
+            )
+        )
+    return rules
+
+
+def _placed(page: DocumentPage, statement: Statement) -> SourceClause | None:
+    found = page.chunk_for(statement.start, statement.end)
+    if found is None:
+        return None
+    placed, start, end = found
+    own = modal_cue(statement.plain)
+    lead = modal_cue(statement.lead_in) if statement.lead_in and own is None else None
+    modal = own or lead
+    local = placed.chunk.text[start - placed.offset : end - placed.offset]
+    cue_at = own.start if own is not None else 0
+    return SourceClause(statement, placed.chunk, quote_around(local, cue_at), modal)
+
+
+def quote_around(text: str, position: int, limit: int = MAX_QUOTE_CHARS) -> str:
+    """A verbatim slice of ``text`` of at most ``limit`` characters that keeps ``position`` in view.
+
+    Whole when short enough; else from the start, or from a word boundary shortly before
+    ``position`` when the start would leave it out; cut at a word boundary.
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    begin = 0
+    if position > limit * 2 // 3:
+        begin = text.rfind(" ", 0, max(0, position - limit // 3)) + 1
+    piece = text[begin : begin + limit]
+    if begin + limit < len(text):
+        space = piece.rfind(" ")
+        if space > limit // 2:
+            piece = piece[:space]
+    return piece.strip()

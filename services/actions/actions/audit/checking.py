@@ -1,0 +1,114 @@
+"""Checking every clause against the rules that govern it in one target, offline.
+
+For each clause its most related rules are judged (``judgement.judge``). How related a rule must be
+before its conflict is reported depends on what the conflict rests on (``FLAG``): the clause's own
+figure past the rule's limit, or its path inside an area the rule forbids, is specific evidence; a
+polarity reading alone (the rule requires, the clause denies) needs the rule to be clearly about the
+clause. A conflict is dropped when a rule the clause keeps is clearly more related (``MARGIN``): a
+clause is checked against what governs it most, not against whatever rule it can be made to
+contradict. A clause no binding rule is related to (``RELATED``) has no governing rule there.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from actions.audit.clauses import Clause
+from actions.audit.judgement import Reading, Verdict, judge, severity_of
+from actions.audit.matching import Candidate
+from policypal.contracts import ResolvedDocument
+from policypal.contracts.audit import AssessedBy, Severity
+from policypal.rules import is_binding
+from policypal.vectorstore import RulePoint
+
+#: A binding rule at least this related governs the clause.
+RELATED: Final = 0.42
+#: The relatedness a conflict needs, by the evidence it rests on.
+FLAG: Final[dict[Reading, float]] = {
+    "quantity": 0.38,
+    "forbidden_path": 0.25,
+    "required_path": 0.45,
+    "polarity": 0.47,
+    "model": RELATED,
+}
+#: A conflict stands unless a rule the clause keeps is more related than the conflicting one by this.
+MARGIN: Final = 0.04
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A clause that breaks a rule of a target: the pair, the verdict and its severity."""
+
+    clause: Clause
+    target: ResolvedDocument
+    candidate: Candidate
+    verdict: Verdict
+    severity: Severity
+    #: Set when a language model judged the pair: its account of the impact and its fix.
+    consequence: str | None = None
+    suggestion: str | None = None
+    assessed_by: AssessedBy = "offline-rules"
+
+    @property
+    def rule(self) -> RulePoint:
+        """The rule broken."""
+        return self.candidate.rule
+
+
+@dataclass
+class TargetCheck:
+    """What the clauses met in one target: breaches, agreements, and each governed clause's best rule."""
+
+    target: ResolvedDocument
+    rules: int
+    breaches: list[Breach] = field(default_factory=list)
+    consistent: int = 0
+    ungoverned: int = 0
+    governing: list[tuple[Clause, Candidate, bool]] = field(default_factory=list)
+
+
+def check_target(
+    clauses: Sequence[Clause],
+    candidates: Sequence[Sequence[Candidate]],
+    target: ResolvedDocument,
+    rules: int,
+) -> TargetCheck:
+    """Judge each clause against its candidate rules in ``target`` (``rules`` binding rules in all)."""
+    check = TargetCheck(target, rules)
+    lowest = min(FLAG.values())
+    for clause, found in zip(clauses, candidates, strict=True):
+        judged = [(c, v) for c in found if c.relatedness >= lowest and (v := governing_verdict(clause, c))]
+        breach = _breach(judged)
+        if breach is not None:
+            candidate, verdict = breach
+            check.breaches.append(
+                Breach(clause, target, candidate, verdict, severity_of(candidate.rule.modality))
+            )
+            check.governing.append((clause, candidate, True))
+            continue
+        governing = [c for c, _ in judged if c.relatedness >= RELATED]
+        if governing:
+            check.consistent += 1
+            check.governing.append((clause, governing[0], False))
+        else:
+            check.ungoverned += 1
+    return check
+
+
+def governing_verdict(clause: Clause, candidate: Candidate) -> Verdict | None:
+    """The verdict on ``clause`` under the candidate's rule; None when the rule cannot be broken."""
+    rule = candidate.rule
+    if not is_binding(rule.modality):
+        return None
+    return judge(clause.text, rule.text, rule.modality, rule.modal_words)
+
+
+def _breach(judged: Sequence[tuple[Candidate, Verdict]]) -> tuple[Candidate, Verdict] | None:
+    conflicts = [(c, v) for c, v in judged if v.conflict and c.relatedness >= FLAG[v.reading]]
+    if not conflicts:
+        return None
+    worst = max(conflicts, key=lambda cv: cv[0].relatedness - FLAG[cv[1].reading])
+    agreeing = [c.relatedness for c, v in judged if not v.conflict and c.relatedness >= RELATED]
+    if agreeing and max(agreeing) > worst[0].relatedness + MARGIN:
+        return None
+    return worst

@@ -1,0 +1,57 @@
+"""What an audit checks: every clause of the source, a pasted text or a whole policy document.
+
+A clause is a sentence or a list item that states something (headings, contents lines, questions and
+fragments are not clauses). A document's clauses come from all of its chunks, boilerplate left out,
+each with the chunk that holds it for its citation; a pasted text's are spans of that text.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from policypal.rules import boilerplate_chunks, document_clauses, quote_around, segment
+from policypal.vectorstore import ChunkPoint
+
+#: More clauses than this are not checked (about 120 pages of policy): the report says how many were.
+MAX_CLAUSES: Final = 3000
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause of the audited source: its words as matched, a verbatim quote, and where it stands."""
+
+    text: str
+    quote: str
+    chunk: ChunkPoint | None = None
+    section: str | None = None
+
+    @property
+    def page(self) -> int | None:
+        """The page of a document's clause (None for a pasted text or an unpaged document)."""
+        return self.chunk.page if self.chunk is not None else None
+
+
+def text_clauses(source_text: str) -> list[Clause]:
+    """The clauses of a pasted text (an e-mail, a paragraph of policy), quotes verbatim from it."""
+    clauses = []
+    for statement in segment(source_text).statements:
+        if _is_claim(statement.plain):
+            quote = quote_around(statement.text, 0)
+            text = f"{statement.lead_in} {statement.plain}" if statement.lead_in else statement.plain
+            clauses.append(Clause(text=text, quote=quote, section=statement.section))
+    return clauses[:MAX_CLAUSES]
+
+
+def policy_clauses(chunks: Sequence[ChunkPoint]) -> list[Clause]:
+    """The clauses of a whole indexed document, in reading order, its boilerplate left out."""
+    skip = boilerplate_chunks(chunks)
+    return [
+        Clause(text=c.text, quote=c.quote, chunk=c.chunk, section=c.statement.section)
+        for c in document_clauses(chunks, skip=skip)
+        if _is_claim(c.statement.plain)
+    ][:MAX_CLAUSES]
+
+
+def _is_claim(plain: str) -> bool:
+    """A statement, not a question or a greeting line."""
+    return not plain.rstrip().endswith("?")

@@ -1,0 +1,152 @@
+"""Which rules of a target govern a clause: the same meaning, and the same key terms.
+
+Relatedness mixes the cosine of the two sentences' embeddings with the share of the clause's key terms
+(stemmed, weighted by their rarity among the target's rules, the rule's section title included) that
+the rule also uses. The terms keep a clause about "/usr/local" from meeting a rule about "/usr/share"
+just because both are about installing files; the embedding finds the rule a clause paraphrases.
+All in memory, on one target's rules at a time.
+"""
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from policypal.contracts import ResolvedDocument
+from policypal.rules import is_binding
+from policypal.vectorstore import RulePoint, StoredRule
+from policypal.vectorstore.sparse_terms import terms
+
+#: Weight of the embedding cosine in relatedness; the rest is the shared key terms.
+DENSE_WEIGHT: Final = 0.5
+#: Rules considered per clause and target.
+CANDIDATES: Final = 6
+# Modal and generic words say how binding a sentence is, not what it is about.
+_GENERIC: Final = frozenset(
+    terms(
+        "must shall should may might can could will would need needs required require requires requirement "
+        "allowed allow permitted permit prohibited prohibit forbidden forbid recommended recommend "
+        "mandatory optional always never also every each any all following use used using make made "
+        "ensure include includes including provide provided case cases way ways one"
+    )
+)
+_WORD: Final = re.compile(r"\w+(?:[.'’-]\w+)*")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A rule that may govern a clause: how related they are, by meaning and by key terms."""
+
+    rule: RulePoint
+    relatedness: float
+    similarity: float
+    term_share: float
+
+
+@dataclass(frozen=True)
+class TargetRules:
+    """One target's rules ready for matching: units, vectors, key terms and their rarity."""
+
+    rules: list[RulePoint]
+    vectors: npt.NDArray[np.float32]
+    rule_terms: list[frozenset[str]]
+    rarity: dict[str, float]
+
+    @classmethod
+    def of(cls, stored: Sequence[StoredRule]) -> "TargetRules":
+        """Index ``stored`` rules (one target's) for matching."""
+        rules = [s.rule for s in stored]
+        rule_terms = [key_terms(f"{r.section or ''} {r.text}") for r in rules]
+        counts: Counter[str] = Counter(t for ts in rule_terms for t in ts)
+        total = len(rules)
+        rarity = {t: math.log((total + 1) / (n + 0.5)) for t, n in counts.items()}
+        vectors = np.asarray([s.vector for s in stored], dtype=np.float32).reshape(len(stored), -1)
+        return cls(rules, vectors, rule_terms, rarity)
+
+    def unseen_rarity(self) -> float:
+        """The weight of a term no rule uses: the rarest possible."""
+        return math.log(len(self.rules) + 2)
+
+
+def key_terms(text: str) -> frozenset[str]:
+    """The stemmed content terms of ``text``, without modal and generic words."""
+    return frozenset(t for t in terms(text) if t not in _GENERIC and not t.isdigit())
+
+
+def governing_rules(
+    clauses: Sequence[str],
+    clause_vectors: npt.NDArray[np.float32],
+    target: TargetRules,
+    *,
+    limit: int = CANDIDATES,
+) -> list[list[Candidate]]:
+    """For each clause, the ``limit`` most related rules of ``target``, most related first."""
+    if not target.rules or not clauses:
+        return [[] for _ in clauses]
+    similarity = clause_vectors @ target.vectors.T
+    shares = _term_shares([key_terms(c) for c in clauses], target)
+    relatedness = DENSE_WEIGHT * similarity + (1 - DENSE_WEIGHT) * shares
+    found: list[list[Candidate]] = []
+    top = min(limit, len(target.rules))
+    for i in range(len(clauses)):
+        best = np.argpartition(-relatedness[i], top - 1)[:top]
+        ordered = sorted(best, key=lambda j: -relatedness[i, j])
+        found.append(
+            [
+                Candidate(
+                    target.rules[j], float(relatedness[i, j]), float(similarity[i, j]), float(shares[i, j])
+                )
+                for j in ordered
+            ]
+        )
+    return found
+
+
+def _term_shares(clause_terms: Sequence[frozenset[str]], target: TargetRules) -> npt.NDArray[np.float32]:
+    """Share of each clause's key-term weight that each rule also has (clauses × rules)."""
+    vocabulary = {t: k for k, t in enumerate({t for ts in clause_terms for t in ts})}
+    unseen = target.unseen_rarity()
+    weights = np.zeros((len(clause_terms), len(vocabulary)), dtype=np.float32)
+    for i, ts in enumerate(clause_terms):
+        for t in ts:
+            weights[i, vocabulary[t]] = target.rarity.get(t, unseen)
+    present = np.zeros((len(target.rules), len(vocabulary)), dtype=np.float32)
+    for j, ts in enumerate(target.rule_terms):
+        for t in ts:
+            k = vocabulary.get(t)
+            if k is not None:
+                present[j, k] = 1.0
+    totals = weights.sum(axis=1, keepdims=True)
+    totals[totals == 0] = 1.0
+    shares: npt.NDArray[np.float32] = (weights @ present.T) / totals
+    return shares
+
+
+def shared_words(clause: str, rule: str) -> list[str]:
+    """The clause's own words whose terms the rule shares (for showing why they were matched)."""
+    rule_terms = key_terms(rule)
+    words: list[str] = []
+    for word in _WORD.findall(clause):
+        stems = key_terms(word)
+        if stems and stems <= rule_terms and word.lower() not in (w.lower() for w in words):
+            words.append(word)
+    return words[:8]
+
+
+@dataclass(frozen=True)
+class Matched:
+    """One target's rules and, for each clause, the rules most related to it."""
+
+    target: ResolvedDocument
+    rules: TargetRules
+    candidates: list[list[Candidate]]
+
+    @property
+    def binding(self) -> int:
+        """How many of the target's rules can be breached (must, must not, should, should not)."""
+        return sum(1 for rule in self.rules.rules if is_binding(rule.modality))

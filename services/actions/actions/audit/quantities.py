@@ -1,0 +1,132 @@
+"""Measured values a rule and a clause can disagree on: quantities with units and bounds, and file paths.
+
+"at most 80 characters", "within 30 days", "no later than 5 days", "up to 120 columns": a number, its
+unit (brought to one scale per kind: seconds, characters, bytes, percent…) and its bound (upper,
+lower, or exact). "/etc/opt", "/opt/<package>/bin": paths, with placeholders (<package>, PACKAGE, *) that match any name.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Bound = Literal["upper", "lower", "exact"]
+
+_NUMBER_WORDS: Final = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100,
+}  # fmt: skip
+#: unit word → (kind, factor to the kind's base unit)
+_UNITS: Final[dict[str, tuple[str, float]]] = {
+    "second": ("time", 1), "minute": ("time", 60), "hour": ("time", 3600), "day": ("time", 86400),
+    "business day": ("time", 86400), "working day": ("time", 86400), "week": ("time", 604800),
+    "month": ("time", 2629800), "year": ("time", 31557600),
+    "character": ("length", 1), "char": ("length", 1), "column": ("length", 1), "letter": ("length", 1),
+    "word": ("words", 1), "line": ("lines", 1), "page": ("pages", 1),
+    "byte": ("size", 1), "kb": ("size", 1e3), "kib": ("size", 1024), "kilobyte": ("size", 1e3),
+    "mb": ("size", 1e6), "mib": ("size", 1048576), "megabyte": ("size", 1e6), "gb": ("size", 1e9),
+    "gib": ("size", 1073741824), "gigabyte": ("size", 1e9),
+    "percent": ("percent", 1), "%": ("percent", 1), "per cent": ("percent", 1),
+    "time": ("count", 1), "attempt": ("count", 1), "retry": ("count", 1), "retries": ("count", 1),
+    "reviewer": ("people", 1), "approval": ("people", 1), "maintainer": ("people", 1),
+}  # fmt: skip
+_UPPER: Final = (
+    r"at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+longer\s+than|fewer\s+than|less\s+than|shorter\s+than|"
+    r"under|below|up\s+to|maximum(?:\s+of)?|max\.?|within|not\s+(?:to\s+)?exceed(?:ing)?|exceed(?:s|ing)?\s+no|"
+    r"no\s+later\s+than|before|by"
+)
+_LOWER: Final = (
+    r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|no\s+sooner\s+than|more\s+than|"
+    r"longer\s+than|over|above|exceed(?:s|ing)?|minimum(?:\s+of)?|min\.?|after|or\s+more"
+)
+_UNIT_WORDS = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+_QUANTITY = re.compile(
+    rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*\(?"
+    rf"(?P<number>\d+(?:[.,]\d+)?|{'|'.join(_NUMBER_WORDS)})\)?\s*(?:-\s*)?"
+    rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?\b(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
+    re.IGNORECASE,
+)
+# A path: /segment/segment…, a segment a name or a <placeholder>; "/usr/share/doc/ PACKAGE" as PDFs
+# break it at a slash is joined again.
+_SEGMENT = r"(?:[\w+-]+(?:\.[\w+-]+)*|<[\w-]+>|\{[\w-]+\}|\*)"
+_PATH = re.compile(rf"(?<![\w.:/<>])/\s?{_SEGMENT}(?:/\s?{_SEGMENT})*/?")
+# A segment that names any directory: <package>, {name}, *, PACKAGE.
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\{.*\}|\*|[A-Z][A-Z_-]{2,})$")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value of one kind on its base scale, and whether the text bounds it above, below or exactly."""
+
+    kind: str
+    value: float
+    bound: Bound
+    words: str
+
+
+def quantities(text: str) -> list[Quantity]:
+    """The quantities of ``text`` with units, in order."""
+    found = []
+    for match in _QUANTITY.finditer(text):
+        number = match.group("number").lower().replace(",", "")
+        value = float(_NUMBER_WORDS.get(number, 0) or number)
+        kind, factor = _UNITS[_unit_key(match.group("unit"))]
+        after = (match.group("after") or "").lower()
+        if match.group("upper") or any(w in after for w in ("less", "fewer", "shorter")):
+            bound: Bound = "upper"
+        elif match.group("lower") or after:
+            bound = "lower"
+        else:
+            bound = "exact"
+        found.append(Quantity(kind, value * factor, bound, " ".join(match.group(0).split())))
+    return found
+
+
+def _unit_key(unit: str) -> str:
+    unit = unit.lower()
+    if unit in _UNITS:
+        return unit
+    return next(key for key in _UNITS if unit.startswith(key))
+
+
+def breaks_limit(rule: Quantity, negated: bool, clause: Quantity) -> bool | None:
+    """Whether ``clause`` goes beyond the limit ``rule`` sets; None when the two do not compare.
+
+    ``negated``: the rule forbids its quantity ("must not exceed 80" bounds above like "at most 80";
+    "must not be less than 5 days" bounds below).
+    """
+    if rule.kind != clause.kind:
+        return None
+    bound = rule.bound
+    # "must not exceed 80": the negation is the comparator's own, already read as an upper bound.
+    negated = negated and not rule.words.lower().startswith(("not ", "no "))
+    if negated and bound != "exact":
+        bound = "lower" if bound == "upper" else "upper"
+    elif negated:
+        return clause.bound == "exact" and clause.value == rule.value
+    # Whatever the clause's own bound, its figure past the rule's limit is a breach: "up to 120" or
+    # "120" against at most 80; "within 2 days" or "after 2 days" against at least 5 days.
+    if bound == "upper":
+        return clause.value > rule.value
+    if bound == "lower":
+        return clause.value < rule.value
+    return clause.value != rule.value if clause.bound == "exact" else None
+
+
+def paths(text: str) -> list[str]:
+    """The file-system paths of ``text`` ("/etc/opt", "/opt/<package>/bin"), spaces PDFs put in removed."""
+    return [re.sub(r"\s+", "", match.group(0)).rstrip("/.") or "/" for match in _PATH.finditer(text)]
+
+
+def path_within(path: str, area: str) -> bool:
+    """True when ``path`` is ``area`` or lies inside it; a <placeholder> segment of ``area`` matches any name."""
+    inner = [s for s in path.split("/") if s]
+    outer = [s for s in area.split("/") if s]
+    if len(inner) < len(outer):
+        return False
+    return all(bool(_PLACEHOLDER.match(o)) or o == i for o, i in zip(outer, inner, strict=False))
+
+
+def depth(path: str) -> int:
+    """How many segments a path has: "/usr" 1, "/usr/local" 2."""
+    return len([s for s in path.split("/") if s])

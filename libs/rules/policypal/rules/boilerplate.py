@@ -17,14 +17,16 @@ from policypal.vectorstore import ChunkPoint
 
 #: A contents page: at least this share of its lines are contents lines (dot leaders to a page number).
 CONTENTS_SHARE: Final = 0.4
-#: A title page has fewer words than this, and stands among the first pages.
+#: A title page has fewer words than this, and is the first page.
 TITLE_PAGE_WORDS: Final = 40
 #: Front matter (where a document's own notices stand): the first tenth of the pages, at most this many.
 FRONT_PAGES: Final = 6
 
-_NOTICE = re.compile(
-    r"copyright|©|\(c\)\s*\d{4}|all rights reserved|permission is granted|is permitted to copy|"
-    r"licensed under|trademarks?\b",
+# A notice has a copyright line with its year, and a grant or reservation of rights.
+_COPYRIGHT_LINE = re.compile(r"(?:copyright\s*(?:©|\(c\))?|©|\(c\))\s*\d{4}", re.IGNORECASE)
+_RIGHTS = re.compile(
+    r"all\s+rights\s+reserved|permission\s+is\s+granted|is\s+permitted\s+to\s+copy|licensed\s+under|"
+    r"may\s+be\s+(?:copied|reproduced)|verbatim\s+copies",
     re.IGNORECASE,
 )
 _ABOUT_DOCUMENT = re.compile(
@@ -47,10 +49,11 @@ def boilerplate_chunks(chunks: Sequence[ChunkPoint]) -> set[int]:
     paged = [p for p in pages if p.page is not None]
     flagged: set[int] = set()
     first_page = min((p.page for p in paged if p.page is not None), default=1)
-    front = min(FRONT_PAGES, max(1, len(paged) // 10))
+    front = min(FRONT_PAGES, max(2, len(paged) // 10))
     for page in paged:
         assert page.page is not None
-        if page_is_boilerplate(page, front=page.page - first_page < front):
+        position = page.page - first_page
+        if page_is_boilerplate(page, first=position == 0, front=position < front):
             flagged.update(placed.chunk.chunk_index for placed in page.chunks)
     unpaged = [placed.chunk for p in pages if p.page is None for placed in p.chunks]
     for position, chunk in enumerate(sorted(unpaged, key=lambda c: c.chunk_index)):
@@ -59,8 +62,9 @@ def boilerplate_chunks(chunks: Sequence[ChunkPoint]) -> set[int]:
     return flagged
 
 
-def page_is_boilerplate(page: DocumentPage, *, front: bool) -> bool:
-    """True for a contents or index page, a revision history, or front matter (title, notices)."""
+def page_is_boilerplate(page: DocumentPage, *, first: bool, front: bool) -> bool:
+    """True for a contents or index page, a revision history, a title page (``first``, nearly no
+    words) or the document's own notice among its ``front`` pages."""
     lines = [line.strip() for line in page.text.split("\n") if line.strip()]
     if not lines:
         return False
@@ -74,10 +78,9 @@ def page_is_boilerplate(page: DocumentPage, *, front: bool) -> bool:
     )
     if releases >= 2:
         return True
-    if front:
-        words = len(_WORD.findall(page.text))
-        return words < TITLE_PAGE_WORDS or _is_notice(page.text)
-    return False
+    if first and len(_WORD.findall(page.text)) < TITLE_PAGE_WORDS:
+        return True
+    return front and _is_notice(page.text)
 
 
 def _about_document(heading: str) -> bool:
@@ -85,5 +88,8 @@ def _about_document(heading: str) -> bool:
 
 
 def _is_notice(text: str) -> bool:
-    """The document's own copyright or licence notice (two signs of it, so one mention is not)."""
-    return len(_NOTICE.findall(text)) >= 2
+    """The document's own copyright notice: a dated copyright line and a grant or reservation of rights.
+
+    A page that only speaks of copyright ("staff must not remove copyright notices") is no notice.
+    """
+    return bool(_COPYRIGHT_LINE.search(text) and _RIGHTS.search(text))

@@ -123,7 +123,12 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
     (
         "permission",
         False,
-        _forms(r"\bmay\b", r"\b(?:is|are)\s+(?:permitted|allowed)\b", r"\bis\s+acceptable\b"),
+        # "in May 2018", "on 25 May": a month, not a permission.
+        _forms(
+            r"(?<!\bin\s)(?<!\bof\s)\bmay\b(?!\s+\d)(?!,?\s+(?:19|20)\d\d)",
+            r"\b(?:is|are)\s+(?:permitted|allowed)\b",
+            r"\bis\s+acceptable\b",
+        ),
     ),
 )
 

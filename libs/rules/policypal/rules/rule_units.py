@@ -42,7 +42,9 @@ class SourceClause:
         return f"{lead[:MAX_LEAD_IN_CHARS]} {words}" if lead else words
 
 
-def document_clauses(chunks: Sequence[ChunkPoint], *, skip: set[int] | None = None) -> list[SourceClause]:
+def document_clauses(
+    chunks: Sequence[ChunkPoint], *, skip: frozenset[int] | set[int] = frozenset()
+) -> list[SourceClause]:
     """Every statement of a document in order, each placed in a chunk; chunks in ``skip`` give none."""
     clauses: list[SourceClause] = []
     section: str | None = None
@@ -53,12 +55,14 @@ def document_clauses(chunks: Sequence[ChunkPoint], *, skip: set[int] | None = No
         section = segmented.section
         for statement in segmented.statements:
             clause = _placed(page, statement)
-            if clause is not None and clause.chunk.chunk_index not in (skip or set()):
+            if clause is not None and clause.chunk.chunk_index not in skip:
                 clauses.append(clause)
     return clauses
 
 
-def rule_units(chunks: Sequence[ChunkPoint], *, boilerplate: set[int]) -> list[RulePoint]:
+def rule_units(
+    chunks: Sequence[ChunkPoint], *, boilerplate: frozenset[int] | set[int] = frozenset()
+) -> list[RulePoint]:
     """The rule units of one document's ``chunks``; chunks whose index is in ``boilerplate`` give none."""
     rules: list[RulePoint] = []
     for clause in document_clauses(chunks, skip=boilerplate):
@@ -97,7 +101,8 @@ def _placed(page: DocumentPage, statement: Statement) -> SourceClause | None:
     lead = modal_cue(statement.lead_in) if statement.lead_in and own is None else None
     modal = own or lead
     local = placed.chunk.text[start - placed.offset : end - placed.offset]
-    cue_at = own.start if own is not None else 0
+    # The modal words' place in the chunk's own text (``own.start`` counts in the one-line form).
+    cue_at = max(0, local.lower().find(own.words.lower())) if own is not None else 0
     return SourceClause(statement, placed.chunk, quote_around(local, cue_at), modal)
 
 

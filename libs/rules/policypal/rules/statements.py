@@ -26,6 +26,9 @@ _NUMBERED_HEADING = re.compile(
     r"(?:\d+(?:\.\d+)+\.?|\d+\.?|[A-Z]\.(?:\d+\.?)*|§\s*[\d.]+)\s+\S",
     re.IGNORECASE,
 )
+_MULTILEVEL = re.compile(
+    r"^(?:(?:chapter|section|article|part|appendix|annex)\s+\S|\d+\.\d|[A-Z]\.\d|§)", re.I
+)
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S")
 _ITEM = re.compile(r"^(?:[-*+•◦▪‣–·]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+(?=\S)")
 _CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|…{2,}|\s\.\s\.\s\.")
@@ -33,11 +36,12 @@ _TERMINAL = (".", "!", "?", ":", ";")
 # A sentence ends at . ! ? (then closing quotes or brackets, then an optional footnote number) before
 # whitespace and an opening capital, digit, bracket or quote.
 _SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*(?P<note>\d{1,2})?(?=\s+[\"“‘(\[A-Z0-9])")
+# Abbreviations a sentence never ends on, and those that stand before a number ("Art. 5", "No. 3"):
+# "the state of the art. They…" and "500 ms. Clients…" do end there.
 _ABBREVIATION = re.compile(
-    r"(?:(?<![/.\w-])(?:e\.g|i\.e|etc|cf|vs|viz|al|approx|dept|fig|sec|art|no|nr|vol|ch|pp|mr|mrs|ms|dr|inc|ltd|co)"
-    r"|\b[A-Z])\.$",
-    re.IGNORECASE,
+    r"(?:(?<![/.\w-])(?:e\.g|i\.e|etc|cf|vs|viz|approx|mr|mrs|dr|inc|ltd)|\b[A-Z])\.$", re.IGNORECASE
 )
+_NUMBERING = re.compile(r"(?<![/.\w-])(?:art|no|nr|sec|ch|pp|vol|fig|para)\.$", re.IGNORECASE)
 _FOOTNOTE_AT_END = re.compile(r"(?<=[.!?\"”’')\]])\d{1,2}$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -78,16 +82,21 @@ def one_line(text: str) -> str:
 
 
 def heading_text(line: str) -> str | None:
-    """The title when ``line`` is a numbered or Markdown heading ("3.13.1 Purpose", "## Scope")."""
+    """The title when ``line`` is a numbered or Markdown heading ("3.13.1 Purpose", "## Scope").
+
+    A single number ("10 years after…") heads a section only before a capitalised title word.
+    """
     stripped = line.strip()
     if _MARKDOWN_HEADING.match(stripped):
         return stripped.lstrip("#").strip()
+    match = _NUMBERED_HEADING.match(stripped)
     if (
-        _NUMBERED_HEADING.match(stripped)
+        match
         and len(stripped) <= 120
         and not stripped.endswith(_TERMINAL)
         and not _ITEM.match(stripped)
         and not _CONTENTS_LINE.search(stripped)
+        and (_MULTILEVEL.match(stripped) or stripped[match.end() - 1 :][:1].isupper())
     ):
         return stripped
     return None
@@ -135,7 +144,10 @@ def _blocks(text: str, section: str | None) -> tuple[list[_Block], str | None]:
     for number, (offset, line) in enumerate(lines):
         stripped = line.strip()
         following = lines[number + 1][1].strip() if number + 1 < len(lines) else ""
-        title = heading_text(stripped) if stripped else None
+        continues = (
+            bool(previous) and not previous.endswith(_TERMINAL) and len(previous) >= SHORT_LINE * width
+        )
+        title = heading_text(stripped) if stripped and not continues else None
         if title is None and stripped and _short_title(stripped, previous, following):
             # "Rationale" under "3.12 /tmp": the numbered section keeps naming where the rule stands.
             numbered = section.split(" › ")[0] if section and _NUMBERED_HEADING.match(section) else None
@@ -192,7 +204,9 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     begin = start
     for match in _SENTENCE_END.finditer(text, start, end):
         stop = match.end() - (len(match.group("note")) if match.group("note") else 0)
-        if _ABBREVIATION.search(text[max(begin, stop - 8) : stop]) and not match.group("note"):
+        before = text[max(begin, stop - 8) : stop]
+        numbered = _NUMBERING.search(before) and text[match.end() : match.end() + 2].strip()[:1].isdigit()
+        if (_ABBREVIATION.search(before) or numbered) and not match.group("note"):
             continue
         spans.append((begin, stop))
         begin = match.end()

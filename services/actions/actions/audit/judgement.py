@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from actions.audit.quantities import breaks_limit, depth, path_within, paths, quantities
+from actions.audit.quantities import breaks_limit, depth, effective_bound, path_within, paths, quantities
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
@@ -79,7 +79,7 @@ def judge(clause: str, rule: str, modality: Modality, modal_words: str) -> Verdi
             broken = breaks_limit(limit, negative, figure)
             if broken is not None:
                 verb = (
-                    ("falls short of" if limit.bound == "lower" else "goes beyond")
+                    ("falls short of" if effective_bound(limit, negative) == "lower" else "goes beyond")
                     if broken
                     else "keeps within"
                 )

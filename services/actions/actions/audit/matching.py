@@ -65,7 +65,11 @@ class TargetRules:
         counts: Counter[str] = Counter(t for ts in rule_terms for t in ts)
         total = len(rules)
         rarity = {t: math.log((total + 1) / (n + 0.5)) for t, n in counts.items()}
-        vectors = np.asarray([s.vector for s in stored], dtype=np.float32).reshape(len(stored), -1)
+        vectors = (
+            np.asarray([s.vector for s in stored], dtype=np.float32)
+            if stored
+            else np.zeros((0, 1), np.float32)
+        )
         return cls(rules, vectors, rule_terms, rarity)
 
     def unseen_rarity(self) -> float:

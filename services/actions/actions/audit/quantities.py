@@ -33,7 +33,7 @@ _UNITS: Final[dict[str, tuple[str, float]]] = {
 _UPPER: Final = (
     r"at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+longer\s+than|fewer\s+than|less\s+than|shorter\s+than|"
     r"under|below|up\s+to|maximum(?:\s+of)?|max\.?|within|not\s+(?:to\s+)?exceed(?:ing)?|exceed(?:s|ing)?\s+no|"
-    r"no\s+later\s+than|before|by"
+    r"no\s+later\s+than|before"
 )
 _LOWER: Final = (
     r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|no\s+sooner\s+than|more\s+than|"
@@ -43,7 +43,7 @@ _UNIT_WORDS = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=T
 _QUANTITY = re.compile(
     rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*\(?"
     rf"(?P<number>\d+(?:[.,]\d+)?|{'|'.join(_NUMBER_WORDS)})\)?\s*(?:-\s*)?"
-    rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?\b(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
+    rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?(?!\w)(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
     re.IGNORECASE,
 )
 # A path: /segment/segment…, a segment a name or a <placeholder>; "/usr/share/doc/ PACKAGE" as PDFs
@@ -89,6 +89,20 @@ def _unit_key(unit: str) -> str:
     return next(key for key in _UNITS if unit.startswith(key))
 
 
+def effective_bound(rule: Quantity, negated: bool) -> Bound | None:
+    """The bound a rule sets once its negation is read ("must not be shorter than 12" bounds below).
+
+    None when a negated exact figure ("must not be 0") bounds nothing either way.
+    """
+    # "must not exceed 80": the negation is the comparator's own, already read as an upper bound.
+    negated = negated and not rule.words.lower().startswith(("not ", "no "))
+    if not negated:
+        return rule.bound
+    if rule.bound == "exact":
+        return None
+    return "lower" if rule.bound == "upper" else "upper"
+
+
 def breaks_limit(rule: Quantity, negated: bool, clause: Quantity) -> bool | None:
     """Whether ``clause`` goes beyond the limit ``rule`` sets; None when the two do not compare.
 
@@ -97,12 +111,8 @@ def breaks_limit(rule: Quantity, negated: bool, clause: Quantity) -> bool | None
     """
     if rule.kind != clause.kind:
         return None
-    bound = rule.bound
-    # "must not exceed 80": the negation is the comparator's own, already read as an upper bound.
-    negated = negated and not rule.words.lower().startswith(("not ", "no "))
-    if negated and bound != "exact":
-        bound = "lower" if bound == "upper" else "upper"
-    elif negated:
+    bound = effective_bound(rule, negated)
+    if bound is None:
         return clause.bound == "exact" and clause.value == rule.value
     # Whatever the clause's own bound, its figure past the rule's limit is a breach: "up to 120" or
     # "120" against at most 80; "within 2 days" or "after 2 days" against at least 5 days.

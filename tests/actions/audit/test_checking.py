@@ -1,0 +1,171 @@
+"""Checking clauses against hand-built candidate rules: flag thresholds, the margin, ungoverned clauses."""
+
+from actions.audit.checking import FLAG, MARGIN, RELATED, check_target
+from actions.audit.clauses import Clause
+from actions.audit.matching import Candidate
+from policypal.contracts import ResolvedDocument
+from policypal.contracts.audit import Modality
+from policypal.vectorstore import RulePoint
+
+GDPR = ResolvedDocument(document_id="gdpr", title="GDPR", version="2016/679", doc_type="regulatory")
+
+
+def rule(index: int, text: str, modality: Modality, words: str) -> RulePoint:
+    return RulePoint(
+        tenant_id="acme",
+        user_id="u1",
+        document_id="gdpr",
+        title="GDPR",
+        version="2016/679",
+        doc_type="regulatory",
+        chunk_index=index,
+        rule_index=index,
+        modality=modality,
+        modal_words=words,
+        text=text,
+        quote=text,
+    )
+
+
+MUST_ENCRYPT = rule(0, "Personal data must be encrypted at rest.", "obligation", "must")
+MUST_NOT_EMAIL = rule(1, "Personal data must not be sent by unencrypted e-mail.", "prohibition", "must not")
+SHOULD_PSEUDONYMISE = rule(
+    2, "Personal data should be pseudonymised before analysis.", "recommendation", "should"
+)
+MAY_TRANSFER = rule(3, "Controllers may transfer personal data to adequate countries.", "permission", "may")
+AT_LEAST_FIVE_YEARS = rule(4, "Processing records must be kept for at least 5 years.", "obligation", "must")
+
+
+def clause(text: str) -> Clause:
+    return Clause(text=text, quote=text)
+
+
+def candidate(rule: RulePoint, relatedness: float) -> Candidate:
+    return Candidate(rule=rule, relatedness=relatedness, similarity=relatedness, term_share=relatedness)
+
+
+DENIES_ENCRYPTION = clause("Customer records are not encrypted at rest.")
+KEPT_TEN_YEARS = clause("Processing records are kept for 10 years and are not encrypted at rest.")
+
+
+def test_a_polarity_conflict_at_its_flag_threshold_is_a_breach() -> None:
+    check = check_target([DENIES_ENCRYPTION], [[candidate(MUST_ENCRYPT, FLAG["polarity"])]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.rule == MUST_ENCRYPT
+    assert breach.verdict.reading == "polarity"
+    assert check.governing == [(DENIES_ENCRYPTION, breach.candidate, True)]
+
+
+def test_a_polarity_conflict_below_its_flag_threshold_is_not_reported() -> None:
+    check = check_target(
+        [DENIES_ENCRYPTION], [[candidate(MUST_ENCRYPT, FLAG["polarity"] - 0.01)]], GDPR, rules=6
+    )
+
+    assert check.breaches == []
+
+
+def test_a_quantity_conflict_needs_less_relatedness_than_a_polarity_one() -> None:
+    short_retention = clause("Processing records are deleted after 2 years.")
+    relatedness = (FLAG["quantity"] + FLAG["polarity"]) / 2
+
+    check = check_target([short_retention], [[candidate(AT_LEAST_FIVE_YEARS, relatedness)]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "quantity"
+
+
+def test_a_quantity_conflict_below_its_flag_threshold_is_not_reported() -> None:
+    short_retention = clause("Processing records are deleted after 2 years.")
+
+    check = check_target(
+        [short_retention], [[candidate(AT_LEAST_FIVE_YEARS, FLAG["quantity"] - 0.01)]], GDPR, rules=6
+    )
+
+    assert check.breaches == []
+
+
+def test_a_conflict_is_dropped_when_an_agreeing_rule_is_more_related_by_more_than_the_margin() -> None:
+    # The clause keeps the retention rule (its figure) and, read for polarity, denies encryption.
+    text = KEPT_TEN_YEARS
+    conflicting = candidate(MUST_ENCRYPT, 0.50)
+    agreeing = candidate(AT_LEAST_FIVE_YEARS, 0.50 + MARGIN + 0.02)
+
+    check = check_target([text], [[agreeing, conflicting]], GDPR, rules=6)
+
+    assert check.breaches == []
+    assert check.consistent == 1
+    assert check.governing == [(text, agreeing, False)]
+
+
+def test_a_conflict_stands_when_the_agreeing_rule_is_within_the_margin() -> None:
+    text = KEPT_TEN_YEARS
+    conflicting = candidate(MUST_ENCRYPT, 0.50)
+    agreeing = candidate(AT_LEAST_FIVE_YEARS, 0.50 + MARGIN - 0.01)
+
+    check = check_target([text], [[agreeing, conflicting]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.candidate == conflicting
+
+
+def test_a_clause_with_no_candidate_as_related_as_RELATED_is_ungoverned() -> None:  # noqa: N802
+    agrees = clause("Customer records are encrypted at rest with AES-256.")
+
+    check = check_target([agrees], [[candidate(MUST_ENCRYPT, RELATED - 0.01)]], GDPR, rules=6)
+
+    assert (check.ungoverned, check.consistent, check.breaches) == (1, 0, [])
+    assert check.governing == []
+
+
+def test_an_agreeing_clause_with_a_related_rule_is_consistent() -> None:
+    agrees = clause("Customer records are encrypted at rest with AES-256.")
+    governing = candidate(MUST_ENCRYPT, RELATED + 0.05)
+
+    check = check_target([agrees], [[governing]], GDPR, rules=6)
+
+    assert (check.ungoverned, check.consistent) == (0, 1)
+    assert check.governing == [(agrees, governing, False)]
+
+
+def test_a_permission_never_governs_a_clause() -> None:
+    text = clause("We never transfer personal data outside the EU.")
+
+    check = check_target([text], [[candidate(MAY_TRANSFER, 0.95)]], GDPR, rules=6)
+
+    assert (check.ungoverned, check.consistent, check.breaches) == (1, 0, [])
+
+
+def test_breaches_of_must_and_must_not_are_high_and_of_should_medium() -> None:
+    clauses = [
+        DENIES_ENCRYPTION,
+        clause("Personal data is sent by unencrypted e-mail to the payroll provider."),
+        clause("Analysts do not pseudonymise personal data before analysis."),
+    ]
+    candidates = [
+        [candidate(MUST_ENCRYPT, 0.8)],
+        [candidate(MUST_NOT_EMAIL, 0.8)],
+        [candidate(SHOULD_PSEUDONYMISE, 0.8)],
+    ]
+
+    check = check_target(clauses, candidates, GDPR, rules=6)
+
+    assert [(b.rule.rule_index, b.severity) for b in check.breaches] == [
+        (0, "High"),
+        (1, "High"),
+        (2, "Medium"),
+    ]
+    assert all(b.assessed_by == "offline-rules" for b in check.breaches)
+    assert check.rules == 6
+    assert check.target == GDPR
+
+
+def test_the_conflict_furthest_past_its_threshold_is_the_one_reported() -> None:
+    text = clause("Processing records are deleted after 2 years and are not encrypted at rest.")
+    polarity = candidate(MUST_ENCRYPT, FLAG["polarity"] + 0.01)
+    quantity = candidate(AT_LEAST_FIVE_YEARS, FLAG["quantity"] + 0.05)
+
+    check = check_target([text], [[polarity, quantity]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.candidate == quantity

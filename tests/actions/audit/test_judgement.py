@@ -1,0 +1,265 @@
+"""The offline verdict on a clause under a rule: quantities, paths, then polarity."""
+
+import pytest
+
+from actions.audit.judgement import Verdict, judge, severity_of, stance
+from policypal.contracts.audit import Modality
+
+MUST_ENCRYPT: tuple[str, Modality, str] = ("Personal data must be encrypted at rest.", "obligation", "must")
+MUST_NOT_SHARE: tuple[str, Modality, str] = (
+    "Production credentials must not be shared over chat.",
+    "prohibition",
+    "must not",
+)
+
+
+def verdict_of(clause: str, rule: str, modality: Modality, words: str) -> Verdict:
+    """The verdict, which must exist for a binding rule and must quote the rule's modal words."""
+    verdict = judge(clause, rule, modality, words)
+    assert verdict is not None
+    assert f"“{words}”" in verdict.rationale
+    return verdict
+
+
+# Quantities
+
+
+def test_a_figure_past_an_upper_limit_conflicts() -> None:
+    verdict = verdict_of(
+        "Commit subject lines may be up to 120 characters.",
+        "Commit subject lines must be at most 80 characters.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "quantity")
+    assert "at most 80 characters" in verdict.rationale
+    assert "up to 120 characters" in verdict.rationale
+
+
+def test_a_figure_within_an_upper_limit_does_not_conflict() -> None:
+    verdict = verdict_of(
+        "Commit subject lines are 72 characters.",
+        "Commit subject lines must be at most 80 characters.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (False, "quantity")
+
+
+def test_must_not_exceed_is_an_upper_bound() -> None:
+    rule = "Commit subject lines must not exceed 72 columns."
+
+    above = verdict_of("Our subject lines are up to 100 columns.", rule, "prohibition", "must not")
+    below = verdict_of("Our subject lines are 60 columns.", rule, "prohibition", "must not")
+
+    assert (above.conflict, above.reading) == (True, "quantity")
+    assert (below.conflict, below.reading) == (False, "quantity")
+
+
+def test_a_figure_short_of_a_lower_limit_conflicts() -> None:
+    rule = "Audit logs must be kept for at least 5 days."
+
+    short = verdict_of("Audit logs are deleted after 2 days.", rule, "obligation", "must")
+    long = verdict_of("Audit logs are deleted after 30 days.", rule, "obligation", "must")
+
+    assert (short.conflict, short.reading) == (True, "quantity")
+    assert (long.conflict, long.reading) == (False, "quantity")
+
+
+def test_the_rationale_of_a_negated_lower_limit_says_the_figure_falls_short() -> None:
+    verdict = verdict_of(
+        "Service account passwords are 8 characters.",
+        "Passwords must not be shorter than 12 characters.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict.conflict
+    assert "falls short of" in verdict.rationale
+
+
+def test_a_percentage_within_the_limit_does_not_conflict() -> None:
+    verdict = verdict_of(
+        "Our error budget is at most 2% of requests.",
+        "The error budget must not exceed 5% of requests.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict.conflict is False
+
+
+# Paths
+
+
+def test_a_clause_inside_a_forbidden_area_conflicts() -> None:
+    verdict = verdict_of(
+        "The installer places the agent into /usr/local/bin.",
+        "Packages must not place any files in /usr/local.",
+        "prohibition",
+        "must not",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_path")
+    assert "/usr/local/bin" in verdict.rationale
+
+
+def test_a_clause_outside_a_forbidden_area_does_not_conflict() -> None:
+    verdict = verdict_of(
+        "The installer places the agent into /usr/bin.",
+        "Packages must not place any files in /usr/local.",
+        "prohibition",
+        "must not",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (False, "forbidden_path")
+
+
+def test_a_clause_that_keeps_out_of_a_forbidden_area_in_its_own_words_does_not_conflict() -> None:
+    verdict = verdict_of(
+        "The installer never writes to /usr/local/bin.",
+        "Packages must not place any files in /usr/local.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict.conflict is False
+
+
+def test_a_clause_elsewhere_than_a_required_area_conflicts() -> None:
+    verdict = verdict_of(
+        "The agent reads its configuration from /opt/app/etc.",
+        "Host-specific configuration must be installed in /etc/opt.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+    assert "/opt/app/etc" in verdict.rationale
+
+
+def test_a_clause_inside_a_required_area_agrees() -> None:
+    verdict = verdict_of(
+        "The agent reads its configuration from /etc/opt/app.",
+        "Host-specific configuration must be installed in /etc/opt.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (False, "required_path")
+
+
+def test_a_rule_naming_only_a_top_level_directory_is_judged_by_polarity() -> None:
+    verdict = verdict_of(
+        "The agent is installed in /opt/app/bin.", "Binaries must be installed in /usr.", "obligation", "must"
+    )
+
+    assert verdict.reading == "polarity"
+
+
+# Polarity
+
+
+@pytest.mark.parametrize(
+    ("clause", "how"),
+    [
+        ("Personal data do not need to be encrypted at rest.", "optional"),
+        ("Encryption of personal data at rest is optional.", "optional"),
+        ("Personal data is never encrypted.", "denies"),
+        ("Backups of personal data are stored without encryption.", "denies"),
+    ],
+)
+def test_a_clause_that_waives_or_denies_an_obligation_conflicts(clause: str, how: str) -> None:
+    verdict = verdict_of(clause, *MUST_ENCRYPT)
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert how in verdict.rationale
+
+
+def test_a_clause_that_does_what_the_rule_requires_agrees() -> None:
+    verdict = verdict_of("Personal data is encrypted at rest with AES-256.", *MUST_ENCRYPT)
+
+    assert (verdict.conflict, verdict.reading) == (False, "polarity")
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Engineers may share production credentials over chat.",
+        "Engineers can share production credentials over chat when on call.",
+        "We do share production credentials over chat during incidents.",
+    ],
+)
+def test_a_clause_that_does_or_permits_what_the_rule_forbids_conflicts(clause: str) -> None:
+    verdict = verdict_of(clause, *MUST_NOT_SHARE)
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+
+
+def test_a_clause_that_refrains_from_what_the_rule_forbids_agrees() -> None:
+    verdict = verdict_of("Production credentials are never shared over chat.", *MUST_NOT_SHARE)
+
+    assert verdict.conflict is False
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "If a laptop is not encrypted, it is wiped before it is reused.",
+        "Laptops that are not encrypted are wiped before they are reused.",
+    ],
+)
+def test_a_negation_inside_a_condition_or_relative_clause_does_not_deny(clause: str) -> None:
+    verdict = verdict_of(clause, "Laptops must be wiped before they are reused.", "obligation", "must")
+
+    assert verdict.conflict is False
+
+
+def test_a_recommendation_can_be_breached_too() -> None:
+    verdict = verdict_of(
+        "Release tags are not signed.",
+        "Release tags should be signed by the maintainer.",
+        "recommendation",
+        "should",
+    )
+
+    assert verdict.conflict is True
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["Laptops are wiped before reuse.", "Laptops are never wiped.", "Wiping laptops is optional."],
+)
+def test_a_permission_cannot_be_breached(clause: str) -> None:
+    assert judge(clause, "Laptops may be wiped before reuse.", "permission", "may") is None
+
+
+# Stance and severity
+
+
+@pytest.mark.parametrize(
+    ("clause", "expected"),
+    [
+        ("We encrypt every backup.", "does"),
+        ("We do not encrypt backups.", "does_not"),
+        ("Staff must not copy backups to USB drives.", "does_not"),
+        ("Staff must not share personal data without the data subject's consent.", "does"),
+        ("Teams may encrypt their backups.", "permits"),
+        ("Developers can skip the review of typo fixes.", "waives"),
+        ("Teams need not encrypt test backups.", "waives"),
+        ("Encryption of test backups is optional.", "waives"),
+        ("There is no more than one copy of each backup.", "does"),
+        ("Files that are not needed are deleted every night.", "does"),
+    ],
+)
+def test_stance_reads_what_the_clause_does_with_its_subject(clause: str, expected: str) -> None:
+    assert stance(clause) == expected
+
+
+def test_severity_is_high_for_must_and_must_not_and_medium_for_should() -> None:
+    assert severity_of("obligation") == "High"
+    assert severity_of("prohibition") == "High"
+    assert severity_of("recommendation") == "Medium"
+    assert severity_of("recommendation_against") == "Medium"

@@ -1,0 +1,143 @@
+"""Quantities with units and bounds, and file-system paths, read from rules and clauses."""
+
+import pytest
+
+from actions.audit.quantities import Quantity, breaks_limit, depth, path_within, paths, quantities
+
+
+def one(text: str) -> Quantity:
+    (found,) = quantities(text)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value", "bound"),
+    [
+        ("Subject lines must be at most 80 characters long.", "length", 80, "upper"),
+        ("Subject lines must not exceed 72 columns.", "length", 72, "upper"),
+        ("Passwords must be at least 12 characters.", "length", 12, "lower"),
+        ("The controller shall reply within one month.", "time", 2629800, "upper"),
+        ("Breaches are reported no later than 72 hours after discovery.", "time", 72 * 3600, "upper"),
+        ("Audit logs are deleted after 2 days.", "time", 2 * 86400, "lower"),
+        ("Attachments of 2 MiB or more are rejected.", "size", 2 * 1048576, "lower"),
+        ("Uploads are limited to 1.5 GB.", "size", 1.5e9, "exact"),
+        ("Clients retry three times or fewer.", "count", 3, "upper"),
+        ("Each change is approved by at least two reviewers.", "people", 2, "lower"),
+        ("Invoices are kept for 1,000 days.", "time", 1000 * 86400, "exact"),
+        ("Error budgets stay at most 10 percent of requests.", "percent", 10, "upper"),
+    ],
+)
+def test_a_quantity_is_read_with_its_kind_base_value_and_bound(
+    text: str, kind: str, value: float, bound: str
+) -> None:
+    found = one(text)
+
+    assert (found.kind, found.bound) == (kind, bound)
+    assert found.value == pytest.approx(value)
+
+
+def test_the_words_read_are_kept_on_one_line() -> None:
+    assert one("Lines must be at most\n80 characters long.").words == "at most 80 characters"
+
+
+def test_text_without_a_unit_has_no_quantity() -> None:
+    assert quantities("Section 3 of the policy applies to all 12 subsidiaries.") == []
+
+
+def test_a_percent_sign_is_a_percent_quantity() -> None:
+    found = quantities("Error budgets must not exceed 5% of requests.")
+
+    assert [(q.kind, q.value, q.bound) for q in found] == [("percent", 5.0, "upper")]
+
+
+def test_approved_by_two_reviewers_is_no_upper_bound() -> None:
+    assert one("Every change must be approved by two reviewers.").bound != "upper"
+
+
+def test_an_upper_limit_is_broken_by_a_larger_figure_of_any_bound() -> None:
+    limit = one("at most 80 characters")
+
+    assert breaks_limit(limit, False, one("up to 120 characters")) is True
+    assert breaks_limit(limit, False, one("120 characters")) is True
+    assert breaks_limit(limit, False, one("72 characters")) is False
+    assert breaks_limit(limit, False, one("80 characters")) is False
+
+
+def test_a_lower_limit_is_broken_by_a_smaller_figure() -> None:
+    limit = one("at least 5 days")
+
+    assert breaks_limit(limit, False, one("after 2 days")) is True
+    assert breaks_limit(limit, False, one("within 2 days")) is True
+    assert breaks_limit(limit, False, one("after 1 week")) is False
+
+
+def test_units_of_one_kind_compare_on_one_scale() -> None:
+    assert breaks_limit(one("within 48 hours"), False, one("3 days")) is True
+    assert breaks_limit(one("at most 1 MB"), False, one("900 KB")) is False
+
+
+def test_quantities_of_different_kinds_do_not_compare() -> None:
+    assert breaks_limit(one("at most 80 characters"), False, one("120 days")) is None
+
+
+def test_a_negated_rule_turns_its_bound_around() -> None:
+    # "must not be shorter than 12 characters" sets a lower bound.
+    shorter = one("shorter than 12 characters")
+
+    assert breaks_limit(shorter, True, one("8 characters")) is True
+    assert breaks_limit(shorter, True, one("16 characters")) is False
+
+
+def test_a_negation_that_is_the_comparators_own_is_not_turned_around_again() -> None:
+    # "must not exceed 72 columns": the "not" is already in the upper bound read.
+    limit = one("not exceed 72 columns")
+
+    assert breaks_limit(limit, True, one("up to 100 columns")) is True
+    assert breaks_limit(limit, True, one("60 columns")) is False
+
+
+def test_a_forbidden_exact_figure_is_broken_only_by_that_figure() -> None:
+    forbidden = one("0 days")
+
+    assert breaks_limit(forbidden, True, one("0 days")) is True
+    assert breaks_limit(forbidden, True, one("7 days")) is False
+
+
+def test_an_exact_rule_against_a_bounded_clause_does_not_compare() -> None:
+    assert breaks_limit(one("30 days"), False, one("30 days")) is False
+    assert breaks_limit(one("30 days"), False, one("45 days")) is True
+    assert breaks_limit(one("30 days"), False, one("within 45 days")) is None
+
+
+def test_paths_are_read_with_trailing_punctuation_removed() -> None:
+    text = "Configuration belongs in /etc/opt/<subdir>, binaries in /opt/<package>/bin, never in /usr/local."
+
+    assert paths(text) == ["/etc/opt/<subdir>", "/opt/<package>/bin", "/usr/local"]
+
+
+def test_a_path_broken_at_a_slash_by_the_pdf_is_joined_again() -> None:
+    assert paths("Documentation goes into /usr/share/doc/ PACKAGE and nowhere else.") == [
+        "/usr/share/doc/PACKAGE"
+    ]
+
+
+def test_urls_and_and_or_are_no_paths() -> None:
+    assert paths("See https://www.pathname.com/fhs/ and/or the Debian policy.") == []
+
+
+def test_a_path_lies_within_itself_and_its_parents_only() -> None:
+    assert path_within("/usr/local/bin", "/usr/local")
+    assert path_within("/usr/local", "/usr/local")
+    assert not path_within("/usr/bin", "/usr/local")
+    assert not path_within("/usr", "/usr/local")
+    assert not path_within("/usr/localbin", "/usr/local")
+
+
+@pytest.mark.parametrize("area", ["/opt/<package>/bin", "/opt/{name}/bin", "/opt/*/bin", "/opt/PACKAGE/bin"])
+def test_a_placeholder_segment_matches_any_name(area: str) -> None:
+    assert path_within("/opt/acme-agent/bin/agentctl", area)
+    assert not path_within("/opt/acme-agent/lib/libagent.so", area)
+
+
+def test_depth_counts_segments() -> None:
+    assert [depth(p) for p in ("/", "/usr", "/usr/local", "/usr/local/")] == [0, 1, 2, 2]

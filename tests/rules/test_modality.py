@@ -1,0 +1,127 @@
+"""The modal form of a sentence: which modality, which words, and where the main clause rules."""
+
+import pytest
+
+from policypal.rules.modality import is_binding, modal_cue
+
+
+@pytest.mark.parametrize(
+    ("sentence", "modality", "words"),
+    [
+        ("The controller must keep a record of processing activities.", "obligation", "must"),
+        ("Personal data shall be processed lawfully and fairly.", "obligation", "shall"),
+        ("Processors are required to notify the controller of a breach.", "obligation", "are required"),
+        ("Always verify the signature of a downloaded archive.", "obligation", "Always"),
+        ("Packages must not install files into /usr/local.", "prohibition", "must not"),
+        ("Personal data shall not be retained longer than necessary.", "prohibition", "shall not"),
+        ("Files may not be placed in /usr/local by a package.", "prohibition", "may not"),
+        ("Use of the root account for daily work is prohibited.", "prohibition", "is prohibited"),
+        ("No package may ship a file in /usr/local.", "prohibition", "No package may"),
+        ("Never store passwords in clear text.", "prohibition", "Never"),
+        ("Maintainers should sign every upload.", "recommendation", "should"),
+        ("It is recommended to compress large log files.", "recommendation", "is recommended"),
+        ("Packages should not depend on obsolete libraries.", "recommendation_against", "should not"),
+        ("Avoid hard-coding paths to system binaries.", "recommendation_against", "Avoid"),
+        ("The processor may engage a sub-processor with prior written authorisation.", "permission", "may"),
+    ],
+)
+def test_the_first_modal_form_gives_modality_and_words(sentence: str, modality: str, words: str) -> None:
+    cue = modal_cue(sentence)
+
+    assert cue is not None
+    assert (cue.modality, cue.words) == (modality, words)
+    assert sentence[cue.start : cue.start + len(cue.words)] == cue.words
+
+
+def test_a_statement_of_fact_has_no_modal_cue() -> None:
+    assert modal_cue("Variable data files include spool directories and log files.") is None
+
+
+def test_may_not_is_a_prohibition_not_a_permission() -> None:
+    cue = modal_cue("Data subjects' records may not be transferred outside the Union.")
+
+    assert cue is not None
+    assert cue.modality == "prohibition"
+    assert cue.words == "may not"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "words"),
+    [
+        ("A package need not provide a manual page for every helper script.", "need not"),
+        ("The sample configuration file is optional.", "is optional"),
+        ("Contractors are not required to attend the annual training.", "are not required"),
+        ("Small controllers do not have to appoint a data protection officer.", "do not have to"),
+    ],
+)
+def test_waivers_are_permissions_that_waive(sentence: str, words: str) -> None:
+    cue = modal_cue(sentence)
+
+    assert cue is not None
+    assert (cue.modality, cue.words, cue.waives) == ("permission", words, True)
+
+
+def test_a_plain_may_is_a_permission_that_does_not_waive() -> None:
+    cue = modal_cue("Users may store personal files in their home directory.")
+
+    assert cue is not None
+    assert cue.modality == "permission"
+    assert cue.waives is False
+
+
+def test_the_main_clause_rules_after_an_opening_condition() -> None:
+    sentence = "If a package may not be removed safely, it must provide a prerm script."
+
+    cue = modal_cue(sentence)
+
+    assert cue is not None
+    assert (cue.modality, cue.words) == ("obligation", "must")
+    assert cue.start == sentence.index("must")
+
+
+def test_a_condition_without_a_main_clause_modal_still_gives_its_own() -> None:
+    cue = modal_cue("If the processor must notify a breach, the notice is sent in writing.")
+
+    assert cue is not None
+    assert cue.modality == "obligation"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Some users may not be able to read the log files.",
+        "Older clients may not want to upgrade their keyring.",
+        "The directory may not exist on a freshly installed system.",
+    ],
+)
+def test_an_epistemic_may_not_is_no_prohibition(sentence: str) -> None:
+    cue = modal_cue(sentence)
+
+    assert cue is None or cue.modality != "prohibition"
+
+
+def test_can_is_a_permission_only_when_asked() -> None:
+    sentence = "Developers can skip the second review for typo fixes."
+
+    permitted = modal_cue(sentence, can_permits=True)
+
+    assert modal_cue(sentence) is None
+    assert permitted is not None
+    assert (permitted.modality, permitted.words) == ("permission", "can")
+
+
+def test_the_earliest_modal_form_decides() -> None:
+    cue = modal_cue("Logs should be rotated weekly and must be kept for a year.")
+
+    assert cue is not None
+    assert cue.modality == "recommendation"
+
+
+def test_only_obligations_prohibitions_and_their_advice_are_binding() -> None:
+    binding = {
+        m
+        for m in ("obligation", "prohibition", "recommendation", "recommendation_against", "permission")
+        if is_binding(m)
+    }
+
+    assert binding == {"obligation", "prohibition", "recommendation", "recommendation_against"}

@@ -2,7 +2,8 @@
 
 import pytest
 
-from actions.audit.judgement import Verdict, judge, severity_of, stance
+from actions.audit.judgement import Verdict, judge, severity_of
+from actions.audit.polarity import stance
 from policypal.contracts.audit import Modality
 
 MUST_ENCRYPT: tuple[str, Modality, str] = ("Personal data must be encrypted at rest.", "obligation", "must")
@@ -130,7 +131,7 @@ def test_a_clause_that_keeps_out_of_a_forbidden_area_in_its_own_words_does_not_c
 
 def test_a_clause_elsewhere_than_a_required_area_conflicts() -> None:
     verdict = verdict_of(
-        "The agent reads its configuration from /opt/app/etc.",
+        "The agent installs its configuration in /opt/app/etc.",
         "Host-specific configuration must be installed in /etc/opt.",
         "obligation",
         "must",
@@ -142,7 +143,7 @@ def test_a_clause_elsewhere_than_a_required_area_conflicts() -> None:
 
 def test_a_clause_inside_a_required_area_agrees() -> None:
     verdict = verdict_of(
-        "The agent reads its configuration from /etc/opt/app.",
+        "The agent keeps its configuration in /etc/opt/app.",
         "Host-specific configuration must be installed in /etc/opt.",
         "obligation",
         "must",
@@ -151,12 +152,64 @@ def test_a_clause_inside_a_required_area_agrees() -> None:
     assert (verdict.conflict, verdict.reading) == (False, "required_path")
 
 
-def test_a_rule_naming_only_a_top_level_directory_is_judged_by_polarity() -> None:
+def test_a_top_level_area_counts_when_both_place_things() -> None:
     verdict = verdict_of(
         "The agent is installed in /opt/app/bin.", "Binaries must be installed in /usr.", "obligation", "must"
     )
 
-    assert verdict.reading == "polarity"
+    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+
+
+def test_paths_decide_only_where_both_speak_of_placing_things() -> None:
+    # The clause reads from a path and the rule forbids deleting in one: neither places anything.
+    reads = verdict_of(
+        "The agent reads its configuration from /opt/app/etc.",
+        "Host-specific configuration must be installed in /etc/opt.",
+        "obligation",
+        "must",
+    )
+    deletes = verdict_of(
+        "Daemons write their PID files to /var/tmp.",
+        "Files located in /var/tmp must not be deleted when the system is booted.",
+        "prohibition",
+        "must not",
+    )
+
+    assert reads.reading == deletes.reading == "polarity"
+
+
+def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
+    verdict = verdict_of(
+        "The default installation prefix is /opt/tool rather than /usr/local.",
+        "The default value of prefix should be /usr/local.",
+        "recommendation",
+        "should",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+
+
+def test_a_term_the_rule_negates_and_the_clause_affirms_conflicts() -> None:
+    verdict = verdict_of(
+        "The program name shown by --version is computed from argv[0].",
+        "The program's name should be a constant string; don't compute it from argv[0].",
+        "recommendation",
+        "should",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert "rules out" in verdict.rationale
+
+
+def test_a_rule_that_allows_only_what_it_names_conflicts_with_a_wider_permission() -> None:
+    verdict = verdict_of(
+        "Capital letters and underscores are allowed in package names.",
+        "Package names must consist only of lower case letters, digits and the signs plus and minus.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
 
 
 # Polarity

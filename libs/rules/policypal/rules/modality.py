@@ -138,6 +138,18 @@ _CAN: Final = re.compile(
 )
 
 
+# An instruction: a sentence (or its main clause) opening on a verb of doing, as style guides and
+# standards write them ("Make that a fatal error.", "If you make temporary files, check TMPDIR.").
+# Read as a recommendation: binding, without the force of "must".
+_IMPERATIVE: Final = re.compile(
+    r"\W*(?:please\s+)?((?:use|make|put|keep|write|check|include|provide|ensure|specify|add|set|call|"
+    r"define|report|give|follow|treat|declare|mention|store|send|print|return|handle|support|choose|"
+    r"prefer|design|run|install|place|remove|delete|test|verify|record|document|name|list|sign|encrypt|"
+    r"review|obtain|get|notify|inform|reject|refuse|limit|restrict|validate)\b)"
+    r"(?!\s+(?:of|is|are|was|were|has|have|and|or)\b)(?=\s+\S)",
+    re.IGNORECASE,
+)
+
 #: A sentence opening with a subordinate clause, up to the comma that closes it.
 _SUBORDINATE: Final = re.compile(
     r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|as\s+long\s+as|"
@@ -161,6 +173,9 @@ def modal_cue(sentence: str, *, can_permits: bool = False) -> ModalCue | None:
 
 
 def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
+    imperative = _IMPERATIVE.match(sentence, start)
+    if imperative is not None:
+        return ModalCue("recommendation", imperative.group(1), imperative.start(1))
     found: list[tuple[int, int, ModalCue]] = []
     for rank, (modality, waives, pattern) in enumerate(_FORMS):
         match = pattern.search(sentence, start)

@@ -22,15 +22,20 @@ from policypal.rules import is_binding
 from policypal.vectorstore import RulePoint
 
 #: A binding rule at least this related governs the clause.
-RELATED: Final = 0.42
+RELATED: Final = 0.36
 #: The relatedness a conflict needs, by the evidence it rests on.
 FLAG: Final[dict[Reading, float]] = {
-    "quantity": 0.38,
-    "forbidden_path": 0.25,
-    "required_path": 0.45,
-    "polarity": 0.47,
+    "quantity": 0.30,
+    "forbidden_path": 0.28,
+    "required_path": 0.36,
+    "polarity": 0.36,
     "model": RELATED,
 }
+#: A polarity reading judges only the clause's most related rules: further down, a rule shares words
+#: with the clause more often than its subject.
+POLARITY_RANKS: Final = 3
+#: A second breached rule is reported when its conflict is nearly as strong as the first.
+SECOND_WITHIN: Final = 0.05
 #: A conflict stands unless a rule the clause keeps is more related than the conflicting one by this.
 MARGIN: Final = 0.04
 
@@ -77,14 +82,20 @@ def check_target(
     check = TargetCheck(target, rules)
     lowest = min(FLAG.values())
     for clause, found in zip(clauses, candidates, strict=True):
-        judged = [(c, v) for c in found if c.relatedness >= lowest and (v := governing_verdict(clause, c))]
-        breach = _breach(judged)
-        if breach is not None:
-            candidate, verdict = breach
-            check.breaches.append(
-                Breach(clause, target, candidate, verdict, severity_of(candidate.rule.modality))
-            )
-            check.governing.append((clause, candidate, True))
+        judged = [
+            (c, v)
+            for rank, c in enumerate(found)
+            if c.relatedness >= lowest
+            and (v := governing_verdict(clause, c))
+            and (rank < POLARITY_RANKS or v.reading != "polarity")
+        ]
+        broken = _breaches(judged)
+        if broken:
+            for candidate, verdict in broken:
+                check.breaches.append(
+                    Breach(clause, target, candidate, verdict, severity_of(candidate.rule.modality))
+                )
+                check.governing.append((clause, candidate, True))
             continue
         governing = [c for c, _ in judged if c.relatedness >= RELATED]
         if governing:
@@ -103,12 +114,27 @@ def governing_verdict(clause: Clause, candidate: Candidate) -> Verdict | None:
     return judge(clause.text, rule.text, rule.modality, rule.modal_words)
 
 
-def _breach(judged: Sequence[tuple[Candidate, Verdict]]) -> tuple[Candidate, Verdict] | None:
-    conflicts = [(c, v) for c, v in judged if v.conflict and c.relatedness >= FLAG[v.reading]]
+def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:
+    """The rules the clause breaks: the strongest conflict, and a second one on another page that is
+    nearly as strong (a clause can break two rules; the officer sees both)."""
+
+    def strength(item: tuple[Candidate, Verdict]) -> float:
+        return item[0].relatedness - FLAG[item[1].reading]
+
+    conflicts = sorted(
+        ((c, v) for c, v in judged if v.conflict and c.relatedness >= FLAG[v.reading]),
+        key=strength,
+        reverse=True,
+    )
     if not conflicts:
-        return None
-    worst = max(conflicts, key=lambda cv: cv[0].relatedness - FLAG[cv[1].reading])
+        return []
+    worst = conflicts[0]
     agreeing = [c.relatedness for c, v in judged if not v.conflict and c.relatedness >= RELATED]
     if agreeing and max(agreeing) > worst[0].relatedness + MARGIN:
-        return None
-    return worst
+        return []
+    second = [
+        item
+        for item in conflicts[1:]
+        if item[0].rule.page != worst[0].rule.page and strength(item) >= strength(worst) - SECOND_WITHIN
+    ]
+    return [worst, *second[:1]]

@@ -1,11 +1,13 @@
 """The offline verdict on a clause and a rule that governs it: does the clause break the rule?
 
-Three readings; the most specific that applies decides:
+Readings, the most specific that applies deciding:
 1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
-2. paths in both (the rule naming a specific area): the clause puts things inside what the rule
-   forbids, or elsewhere than where it requires them;
+2. paths in both, where both speak of placing things (install, put, write, store…): the clause puts
+   things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. polarity: what the rule requires (must, should) against a clause that denies, omits or waives it;
-   what the rule forbids (must not, should not) against a clause that does, permits or requires it.
+   what the rule forbids (must not, should not) against a clause that does, permits or requires it;
+   a rule that allows only what it names against a clause that permits more; and a term the rule
+   negates ("so that they don't grow indefinitely") that the clause affirms ("are left to grow").
 Every verdict says which reading made it and quotes the words that decided, so a reviewer can check
 it in seconds. A rule that only permits ("may") cannot be broken.
 """
@@ -14,26 +16,31 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from actions.audit.quantities import breaks_limit, depth, effective_bound, path_within, paths, quantities
+from actions.audit.matching import shared_words
+from actions.audit.polarity import (
+    NEGATIVE_MODALITIES,
+    affirmed_terms,
+    negated_terms,
+    requires_exception,
+    restricts,
+    stance,
+)
+from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
 from policypal.contracts.audit import Modality, Severity
-from policypal.rules import BINDING_WORDS, is_binding, modal_cue
+from policypal.rules import BINDING_WORDS, is_binding
 
-Stance = Literal["does", "does_not", "permits", "waives"]
 Reading = Literal["quantity", "forbidden_path", "required_path", "polarity", "model"]
 
-_NEGATIVE: Final = frozenset({"prohibition", "recommendation_against"})
-# Words that deny or withhold what the sentence is about ("no more than" is a limit, not a denial).
-_NEGATION: Final = re.compile(
-    r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
-    r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing))\b|n['’]t\b|"
-    r"\bno\b(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)",
+# Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
+_PLACING: Final = re.compile(
+    r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
+    r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
-# A negation inside a condition or a relative clause ("if it is not…", "files that are not…") does not
-# deny the main statement; a comma closes such a clause ("whenever it helps, no consent needed" denies).
-_QUALIFIER: Final = re.compile(
-    r"\b(?:if|unless|when|whenever|where|whether|that|which|who|whose|except)\b(?:[^\S\n]+[\w'’/-]+){0,4}\s*$",
-    re.IGNORECASE,
+_AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
+_REFRAIN: Final = (
+    "Reword the clause so it no longer does or allows what the rule forbids, or record why the rule does not "
+    "apply."
 )
 
 
@@ -47,94 +54,93 @@ class Verdict:
     suggestion: str = ""
 
 
-def stance(clause: str) -> Stance:
-    """What the clause does with its subject: does it, does not, permits it, or waives it."""
-    cue = modal_cue(clause, can_permits=True)
-    if cue is not None:
-        if cue.modality in _NEGATIVE:
-            # "must not share it without consent" requires consent: a double negative affirms.
-            return "does" if _denies(clause[cue.start + len(cue.words) :]) else "does_not"
-        if cue.modality == "permission":
-            return "waives" if cue.waives or _denies(clause[cue.start :]) else "permits"
-        return "does_not" if _denies(clause[cue.start :]) else "does"
-    return "does_not" if _denies(clause) else "does"
-
-
-def _denies(text: str) -> bool:
-    return any(not _QUALIFIER.search(text[: match.start()]) for match in _NEGATION.finditer(text))
-
-
 def judge(clause: str, rule: str, modality: Modality, modal_words: str) -> Verdict | None:
     """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when not binding."""
     if not is_binding(modality):
         return None
-    # "must not be transferred without consent" forbids doing it without consent: it requires consent.
-    after = rule.lower().find(modal_words.lower())
-    double_negative = after >= 0 and _denies(rule[after + len(modal_words) :])
-    negative = modality in _NEGATIVE and not double_negative
-    binding = "requires what it names" if double_negative else BINDING_WORDS[modality]
-    said = f"the rule says “{modal_words}”"
+    at = rule.lower().find(modal_words.lower())
+    after = rule[at + len(modal_words) :] if at >= 0 else rule
+    # "must not be transferred without consent" forbids going without consent: it requires consent.
+    exception = modality in NEGATIVE_MODALITIES and requires_exception(after)
+    negative = modality in NEGATIVE_MODALITIES and not exception
+    said = f"The rule says “{modal_words}”"
+    binding = "requires what it names" if exception else BINDING_WORDS[modality]
+    return (
+        _by_quantity(clause, rule, negative, said)
+        or _by_path(clause, rule, after, negative, said)
+        or _by_polarity(clause, after, negative, said, binding)
+    )
+
+
+def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict | None:
     for limit in quantities(rule):
         for figure in quantities(clause):
             broken = breaks_limit(limit, negative, figure)
-            if broken is not None:
-                verb = (
-                    ("falls short of" if effective_bound(limit, negative) == "lower" else "goes beyond")
-                    if broken
-                    else "keeps within"
-                )
-                return Verdict(
-                    broken,
-                    "quantity",
-                    f"{said.capitalize()} {limit.words}; the clause says {figure.words}, which {verb} it.",
-                    f"Bring “{figure.words}” within the rule's limit ({limit.words}).",
-                )
-    # Paths decide when the rule names a specific area ("/usr/local", not "/usr" alone).
-    rule_paths = [p for p in paths(rule) if depth(p) >= 2]
-    clause_paths = paths(clause)
-    if rule_paths and clause_paths:
-        inside = [p for p in clause_paths if any(path_within(p, area) for area in rule_paths)]
-        where = ", ".join(rule_paths)
-        if negative:
-            if inside and stance(clause) in ("does", "permits"):
-                return Verdict(
-                    True,
-                    "forbidden_path",
-                    f"{said.capitalize()} for {where}; the clause uses {', '.join(inside)}.",
-                    f"Keep out of {where}, as the rule says, or record why it does not apply.",
-                )
+            if broken is None:
+                continue
+            short = effective_bound(limit, negative) == "lower"
+            verb = ("falls short of" if short else "goes beyond") if broken else "keeps within"
             return Verdict(
-                False, "forbidden_path", f"{said.capitalize()} for {where}; the clause keeps out of it."
+                broken,
+                "quantity",
+                f"{said} {limit.words}; the clause says {figure.words}, which {verb} it.",
+                f"Bring “{figure.words}” within the rule's limit ({limit.words}).",
             )
-        if inside:
+    return None
+
+
+def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> Verdict | None:
+    # A prohibition must forbid placing things ("must not place files in /usr/local"), not merely
+    # locate its subject ("files located in /var/tmp must not be deleted").
+    if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
+        return None
+    areas = sorted({p for p in paths(rule) if p != "/"})
+    used = paths(clause, affirmed_only=True)
+    # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
+    # say which one it forbids: polarity decides instead.
+    if not areas or not used or (negative and len(areas) > 1):
+        return None
+    inside = [p for p in used if any(path_within(p, area) for area in areas)]
+    where = ", ".join(areas)
+    if negative:
+        if inside and stance(clause) in ("does", "permits"):
             return Verdict(
-                False, "required_path", f"{said.capitalize()} {where}; the clause uses {', '.join(inside)}."
+                True,
+                "forbidden_path",
+                f"{said} for {where}; the clause uses {', '.join(inside)}.",
+                f"Keep out of {where}, as the rule says, or record why it does not apply.",
             )
-        return Verdict(
-            True,
-            "required_path",
-            f"{said.capitalize()} {where}; the clause names {', '.join(clause_paths)} instead.",
-            f"Use {where} as the rule requires, or record why it does not apply.",
-        )
+        return Verdict(False, "forbidden_path", f"{said} for {where}; the clause keeps out of it.")
+    if inside:
+        return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
+    return Verdict(
+        True,
+        "required_path",
+        f"{said} {where}; the clause names {', '.join(used)} instead.",
+        f"Use {where} as the rule requires, or record why it does not apply.",
+    )
+
+
+def _by_polarity(clause: str, after: str, negative: bool, said: str, binding: str) -> Verdict:
+    """Polarity of the clause against what the rule says after its modal words (``after``)."""
     position = stance(clause)
     if negative and position in ("does", "permits"):
         doing = "allows it" if position == "permits" else "does or requires it"
-        return Verdict(
-            True,
-            "polarity",
-            f"{said.capitalize()} ({binding}); the clause {doing}.",
-            "Reword the clause so it no longer does or allows what the rule forbids, or record why the rule "
-            "does not apply.",
-        )
-    if not negative and position in ("does_not", "waives"):
+        return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing}.", _REFRAIN)
+    if negative:
+        return Verdict(False, "polarity", f"{said}; the clause agrees.")
+    if position in ("does_not", "waives"):
         denying = "makes it optional" if position == "waives" else "denies or omits it"
+        return Verdict(True, "polarity", f"{said} ({binding}); the clause {denying}.", _AGREE)
+    if position == "permits" and restricts(after):
         return Verdict(
-            True,
-            "polarity",
-            f"{said.capitalize()} ({binding}); the clause {denying}.",
-            "Make the clause require what the rule requires, or record why the rule does not apply.",
+            True, "polarity", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
-    return Verdict(False, "polarity", f"{said.capitalize()}; the clause agrees.")
+    ruled_out = negated_terms(after) & affirmed_terms(clause)
+    if ruled_out:
+        words = ", ".join(w for w in shared_words(clause, " ".join(sorted(ruled_out)))) or "what it rules out"
+        return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
+    return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
 
 def severity_of(modality: Modality) -> Severity:

@@ -56,6 +56,9 @@ class TargetRules:
     vectors: npt.NDArray[np.float32]
     rule_terms: list[frozenset[str]]
     rarity: dict[str, float]
+    #: BM25's length normalisation per rule (k1 = 1.2, b = 0.75; tf = 1): a long run-on rule shares
+    #: many terms with any clause by its length alone.
+    length_factors: list[float]
 
     @classmethod
     def of(cls, stored: Sequence[StoredRule]) -> "TargetRules":
@@ -70,7 +73,9 @@ class TargetRules:
             if stored
             else np.zeros((0, 1), np.float32)
         )
-        return cls(rules, vectors, rule_terms, rarity)
+        average = sum(len(ts) for ts in rule_terms) / max(1, total)
+        factors = [2.2 / (1 + 1.2 * (0.25 + 0.75 * len(ts) / max(average, 1.0))) for ts in rule_terms]
+        return cls(rules, vectors, rule_terms, rarity, factors)
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -124,7 +129,7 @@ def _term_shares(clause_terms: Sequence[frozenset[str]], target: TargetRules) ->
         for t in ts:
             k = vocabulary.get(t)
             if k is not None:
-                present[j, k] = 1.0
+                present[j, k] = target.length_factors[j]
     totals = weights.sum(axis=1, keepdims=True)
     totals[totals == 0] = 1.0
     shares: npt.NDArray[np.float32] = (weights @ present.T) / totals

@@ -50,6 +50,10 @@ _QUANTITY = re.compile(
 # break it at a slash is joined again.
 _SEGMENT = r"(?:[\w+-]+(?:\.[\w+-]+)*|<[\w-]+>|\{[\w-]+\}|\*)"
 _PATH = re.compile(rf"(?<![\w.:/<>])/\s?{_SEGMENT}(?:/\s?{_SEGMENT})*/?")
+# "rather than /usr/local", "instead of /tmp", "not in /etc", "outside /opt": a path turned away from.
+_TURNED_AWAY = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|not(?:\s+\w+)?|never|no\s+longer|outside(?:\s+of)?)\s*$", re.I
+)
 # A segment that names any directory: <package>, {name}, *, PACKAGE.
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\{.*\}|\*|[A-Z][A-Z_-]{2,})$")
 
@@ -123,9 +127,16 @@ def breaks_limit(rule: Quantity, negated: bool, clause: Quantity) -> bool | None
     return clause.value != rule.value if clause.bound == "exact" else None
 
 
-def paths(text: str) -> list[str]:
-    """The file-system paths of ``text`` ("/etc/opt", "/opt/<package>/bin"), spaces PDFs put in removed."""
-    return [re.sub(r"\s+", "", match.group(0)).rstrip("/.") or "/" for match in _PATH.finditer(text)]
+def paths(text: str, *, affirmed_only: bool = False) -> list[str]:
+    """The file-system paths of ``text`` ("/etc/opt", "/opt/<package>/bin"), spaces PDFs put in removed.
+
+    ``affirmed_only`` leaves out the paths the text turns away from ("rather than /usr/local").
+    """
+    return [
+        re.sub(r"\s+", "", match.group(0)).rstrip("/.") or "/"
+        for match in _PATH.finditer(text)
+        if not (affirmed_only and _TURNED_AWAY.search(text[max(0, match.start() - 24) : match.start()]))
+    ]
 
 
 def path_within(path: str, area: str) -> bool:

@@ -125,3 +125,20 @@ def test_only_obligations_prohibitions_and_their_advice_are_binding() -> None:
     }
 
     assert binding == {"obligation", "prohibition", "recommendation", "recommendation_against"}
+
+
+def test_a_permission_granted_on_a_condition_requires_the_condition() -> None:
+    cue = modal_cue(
+        "You may convey the work in object code form, provided that you also convey the Corresponding Source."
+    )
+
+    assert cue is not None
+    assert (cue.modality, cue.words) == ("obligation", "provided that")
+
+
+def test_an_instruction_is_a_recommendation_and_a_noun_is_not_an_instruction() -> None:
+    instruction = modal_cue("If malloc fails in a noninteractive program, make that a fatal error.")
+
+    assert instruction is not None
+    assert (instruction.modality, instruction.words) == ("recommendation", "make")
+    assert modal_cue("Use of the library is widespread.") is None

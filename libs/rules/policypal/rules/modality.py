@@ -150,6 +150,13 @@ _IMPERATIVE: Final = re.compile(
     re.IGNORECASE,
 )
 
+# The condition a permission is granted on: what the permitted must then do.
+_CONDITION: Final = re.compile(
+    r"\b(?:provided\s+that|on\s+(?:the\s+)?condition\s+that|as\s+long\s+as|so\s+long\s+as|only\s+if|"
+    r"subject\s+to)\b",
+    re.IGNORECASE,
+)
+
 #: A sentence opening with a subordinate clause, up to the comma that closes it.
 _SUBORDINATE: Final = re.compile(
     r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|as\s+long\s+as|"
@@ -165,11 +172,14 @@ def modal_cue(sentence: str, *, can_permits: bool = False) -> ModalCue | None:
     """
     # "If …, it must …", "While users may not want …, the root should …": the main clause rules.
     opening = _SUBORDINATE.match(sentence)
-    if opening is not None:
-        main = _first_cue(sentence, opening.end(), can_permits)
-        if main is not None:
-            return main
-    return _first_cue(sentence, 0, can_permits)
+    cue = _first_cue(sentence, opening.end(), can_permits) if opening is not None else None
+    cue = cue or _first_cue(sentence, 0, can_permits)
+    if cue is not None and cue.modality == "permission" and not cue.waives:
+        # "You may convey it, provided that you also convey the source": the condition is required.
+        condition = _CONDITION.search(sentence, cue.start)
+        if condition is not None:
+            return ModalCue("obligation", condition.group(0), condition.start())
+    return cue
 
 
 def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:

@@ -1,10 +1,13 @@
 """Boilerplate: contents, revision histories, release notes, indexes, title and notice pages, never rules."""
 
 import textwrap
+from functools import partial
 
-from ingestor.chunking import normalize_text, split_text
 from policypal.rules.boilerplate import boilerplate_chunks
-from policypal.vectorstore import ChunkPoint
+from tests.rules.chunked_pages import chunks_of as chunked
+
+#: This module's pages, cut as the ingestor would in chunks of 400 characters.
+chunks_of = partial(chunked, size=400, overlap=80)
 
 ORDINARY = [
     "Every binary package must have a maintainer who is responsible for it and who must answer bug "
@@ -23,27 +26,6 @@ ORDINARY = [
     "directory is preserved between invocations. Files that must survive a reboot belong in /var/tmp, "
     "which administrators are expected to clean less often than /tmp.",
 ]
-
-
-def chunks_of(pages: list[tuple[int | None, str]], sections: list[str] | None = None) -> list[ChunkPoint]:
-    chunks: list[ChunkPoint] = []
-    for number, (page, text) in enumerate(pages):
-        for piece in split_text(normalize_text(text), size=400, overlap=80):
-            chunks.append(
-                ChunkPoint(
-                    tenant_id="acme",
-                    user_id="u1",
-                    document_id="debian-policy",
-                    title="Debian Policy Manual",
-                    version="4.6.2",
-                    doc_type="regulatory",
-                    page=page,
-                    section=sections[number] if sections else None,
-                    chunk_index=len(chunks),
-                    text=piece,
-                )
-            )
-    return chunks
 
 
 # One package per page, so that no line of an ordinary page repeats on three pages (a running head).

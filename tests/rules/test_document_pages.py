@@ -2,10 +2,14 @@
 
 import random
 import textwrap
+from functools import partial
 
-from ingestor.chunking import normalize_text, split_text
+from ingestor.chunking import normalize_text
 from policypal.rules.document_pages import document_pages
-from policypal.vectorstore import ChunkPoint
+from tests.rules.chunked_pages import chunks_of as chunked
+
+#: This module's pages, cut as the ingestor would in chunks of 220 characters.
+chunks_of = partial(chunked, size=220, overlap=50)
 
 RULES = [
     "Packages must not install files into /usr/local. That hierarchy is reserved for the local system "
@@ -19,34 +23,6 @@ RULES = [
     "Each package must place its documentation in /usr/share/doc/<package>. Documentation that "
     "is needed at run time belongs in the package's own data directory under /usr/share.",
 ]
-
-
-def chunks_of(
-    pages: list[tuple[int | None, str]],
-    *,
-    size: int = 220,
-    overlap: int = 50,
-    sections: list[str] | None = None,
-) -> list[ChunkPoint]:
-    """The chunks the ingestor's chunker makes of each page (or section), indexed over the document."""
-    chunks: list[ChunkPoint] = []
-    for number, (page, text) in enumerate(pages):
-        for piece in split_text(normalize_text(text), size=size, overlap=overlap):
-            chunks.append(
-                ChunkPoint(
-                    tenant_id="acme",
-                    user_id="u1",
-                    document_id="fhs",
-                    title="Filesystem Hierarchy Standard",
-                    version="3.0",
-                    doc_type="regulatory",
-                    page=page,
-                    section=sections[number] if sections else None,
-                    chunk_index=len(chunks),
-                    text=piece,
-                )
-            )
-    return chunks
 
 
 def page_body(number: int) -> str:

@@ -2,9 +2,9 @@
 
 import textwrap
 
-from ingestor.chunking import normalize_text, split_text
 from policypal.rules.rule_units import EXTRACTION_VERSION, MAX_QUOTE_CHARS, quote_around, rule_units
-from policypal.vectorstore import ChunkPoint, RulePoint
+from policypal.vectorstore import RulePoint
+from tests.rules.chunked_pages import chunks_of
 
 PAGE_ONE = """3.12 /tmp : Temporary files
 The /tmp directory must be made available for programs that require temporary files. Programs
@@ -21,27 +21,6 @@ standard. The following programs must be present in /bin:
 • chmod Utility to change file access permissions
 Historically these utilities were kept in /usr/bin as well.
 """
-
-
-def chunks_of(pages: list[tuple[int | None, str]], *, size: int = 260, overlap: int = 60) -> list[ChunkPoint]:
-    chunks: list[ChunkPoint] = []
-    for page, text in pages:
-        for piece in split_text(normalize_text(text), size=size, overlap=overlap):
-            chunks.append(
-                ChunkPoint(
-                    tenant_id="acme",
-                    user_id="u1",
-                    document_id="fhs-3",
-                    title="Filesystem Hierarchy Standard",
-                    version="3.0",
-                    doc_type="regulatory",
-                    set_name="linux",
-                    page=page,
-                    chunk_index=len(chunks),
-                    text=piece,
-                )
-            )
-    return chunks
 
 
 def units(pages: list[tuple[int | None, str]], boilerplate: set[int] | None = None) -> list[RulePoint]:

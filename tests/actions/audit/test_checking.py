@@ -6,25 +6,13 @@ from actions.audit.matching import Candidate
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import Modality
 from policypal.vectorstore import RulePoint
+from tests.actions.audit.rule_points import rule_point
 
 GDPR = ResolvedDocument(document_id="gdpr", title="GDPR", version="2016/679", doc_type="regulatory")
 
 
 def rule(index: int, text: str, modality: Modality, words: str) -> RulePoint:
-    return RulePoint(
-        tenant_id="acme",
-        user_id="u1",
-        document_id="gdpr",
-        title="GDPR",
-        version="2016/679",
-        doc_type="regulatory",
-        chunk_index=index,
-        rule_index=index,
-        modality=modality,
-        modal_words=words,
-        text=text,
-        quote=text,
-    )
+    return rule_point(index, text, modality, words, document_id="gdpr", title="GDPR")
 
 
 MUST_ENCRYPT = rule(0, "Personal data must be encrypted at rest.", "obligation", "must")

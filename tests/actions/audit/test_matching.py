@@ -7,24 +7,11 @@ import pytest
 from actions.audit.matching import DENSE_WEIGHT, TargetRules, governing_rules, key_terms, shared_words
 from policypal.contracts.audit import Modality
 from policypal.vectorstore import RulePoint, StoredRule
+from tests.actions.audit.rule_points import rule_point
 
 
 def rule(index: int, text: str, modality: Modality = "obligation", section: str | None = None) -> RulePoint:
-    return RulePoint(
-        tenant_id="acme",
-        user_id="u1",
-        document_id="fhs-3",
-        title="Filesystem Hierarchy Standard",
-        version="3.0",
-        doc_type="regulatory",
-        section=section,
-        chunk_index=index,
-        rule_index=index,
-        modality=modality,
-        modal_words="must",
-        text=text,
-        quote=text,
-    )
+    return rule_point(index, text, modality, section=section)
 
 
 def unit(*values: float) -> list[float]:

@@ -9,11 +9,13 @@ from policypal.vectorstore.chunk_index import (
     open_qdrant,
     sparse_vectors,
 )
+from policypal.vectorstore.chunk_place import ChunkPlace
 from policypal.vectorstore.rule_index import RuleIndex, RulePoint, StoredRule
 
 __all__ = [
     "ChunkHit",
     "ChunkIndex",
+    "ChunkPlace",
     "ChunkPoint",
     "EmbeddingModelMismatch",
     "RuleIndex",

@@ -10,13 +10,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel
 from qdrant_client import AsyncQdrantClient, models
 
 from policypal.config import Settings
-from policypal.contracts import DocType
 from policypal.telemetry import service_span
 from policypal.vectorstore import sparse_terms
+from policypal.vectorstore.chunk_place import ChunkPlace
 from policypal.vectorstore.rule_index import RuleIndex
 
 logger = logging.getLogger(__name__)
@@ -39,28 +38,14 @@ class EmbeddingModelMismatch(Exception):  # noqa: N818 - reads as the verdict
     """The collection holds vectors of another model or dimension; mixing them would corrupt search."""
 
 
-class ChunkPoint(BaseModel):
+class ChunkPoint(ChunkPlace):
     """One chunk to index, with everything a citation needs."""
 
-    tenant_id: str
-    user_id: str
-    document_id: str
-    title: str
-    version: str
-    doc_type: DocType
-    set_name: str | None = None
-    page: int | None = None
-    chunk_index: int
     section: str | None = None
     text: str
     #: Front matter, contents or index pages, revision history, the document's own licence notice:
     #: kept searchable, but ranked down and never audited against (set at ingestion; False before).
     boilerplate: bool = False
-
-    @property
-    def chunk_id(self) -> str:
-        """Stable id: document id + index, so a repeated ingest overwrites instead of duplicating."""
-        return f"{self.document_id}:{self.chunk_index}"
 
 
 class ChunkHit(ChunkPoint):

@@ -12,15 +12,15 @@ import warnings
 from pydantic import BaseModel
 from qdrant_client import AsyncQdrantClient, models
 
-from policypal.contracts import DocType
 from policypal.contracts.audit import Modality
 from policypal.telemetry import service_span
+from policypal.vectorstore.chunk_place import ChunkPlace
 
 RULES_COLLECTION = "rules"
 _RULE_NAMESPACE = uuid.UUID("0c7c1d0e-9a8f-4f37-8a43-53b5a0f3d2e4")
 
 
-class RulePoint(BaseModel):
+class RulePoint(ChunkPlace):
     """One rule unit: a normative sentence (or list item under a normative lead-in) of a document.
 
     ``text`` is the rule on one line, footnote marks removed, with its lead-in for a list item: what
@@ -28,16 +28,7 @@ class RulePoint(BaseModel):
     characters): what a citation shows.
     """
 
-    tenant_id: str
-    user_id: str
-    document_id: str
-    title: str
-    version: str
-    doc_type: DocType
-    set_name: str | None = None
-    page: int | None = None
     section: str | None = None
-    chunk_index: int
     rule_index: int
     modality: Modality
     modal_words: str
@@ -45,11 +36,6 @@ class RulePoint(BaseModel):
     quote: str
     #: The version of the extraction that found it: rules of an older one are found again.
     extraction: int = 0
-
-    @property
-    def chunk_id(self) -> str:
-        """The id of the chunk that holds the quote (as ``ChunkPoint.chunk_id``)."""
-        return f"{self.document_id}:{self.chunk_index}"
 
     @property
     def rule_id(self) -> str:

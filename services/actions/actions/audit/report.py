@@ -13,6 +13,7 @@ from actions.audit.checking import Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.coverage import TargetCoverage
 from actions.audit.matching import shared_words
+from actions.inquire.citations import cite
 from actions.request_lifecycle import ActionAnswer
 from policypal.contracts import Citation, ResolvedDocument
 from policypal.contracts.audit import (
@@ -23,7 +24,7 @@ from policypal.contracts.audit import (
     AuditStatus,
     RuleCoverage,
 )
-from policypal.vectorstore import ChunkPoint, RulePoint
+from policypal.vectorstore import ChunkPlace, RulePoint
 
 OFFLINE_METHOD = (
     "How this audit was made (offline, without a language model): every clause of the source was matched "
@@ -58,15 +59,10 @@ class _Citations:
         self._markers: dict[tuple[str, str], int] = {}
 
     def rule(self, rule: RulePoint) -> int:
-        return self._mark(rule.document_id, rule.title, rule.version, rule.page, rule.chunk_id, rule.quote)
+        return self._mark(rule, rule.quote)
 
     def clause(self, clause: Clause) -> int | None:
-        chunk: ChunkPoint | None = clause.chunk
-        if chunk is None:
-            return None
-        return self._mark(
-            chunk.document_id, chunk.title, chunk.version, chunk.page, chunk.chunk_id, clause.quote
-        )
+        return self._mark(clause.chunk, clause.quote) if clause.chunk is not None else None
 
     def cited(self, rule: RulePoint) -> int | None:
         """The marker of ``rule`` when the answer already cites it (the result cites nothing more)."""
@@ -76,23 +72,11 @@ class _Citations:
         """The marker of ``clause`` when the answer already cites it."""
         return self._markers.get((clause.chunk.chunk_id, clause.quote)) if clause.chunk else None
 
-    def _mark(
-        self, document_id: str, title: str, version: str, page: int | None, chunk_id: str, quote: str
-    ) -> int:
-        key = (chunk_id, quote)
+    def _mark(self, place: ChunkPlace, quote: str) -> int:
+        key = (place.chunk_id, quote)
         if key not in self._markers:
             self._markers[key] = len(self.citations) + 1
-            self.citations.append(
-                Citation(
-                    marker=self._markers[key],
-                    document_id=document_id,
-                    title=title,
-                    version=version,
-                    page=page,
-                    chunk_id=chunk_id,
-                    quote=quote,
-                )
-            )
+            self.citations.append(cite(place, quote, self._markers[key]))
         return self._markers[key]
 
 

@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 
 from policypal.contracts import Citation
-from policypal.vectorstore import ChunkPoint
+from policypal.vectorstore import ChunkPlace
 
 #: The contract's limit on a quote (``Citation.quote``).
 MAX_QUOTE_CHARS = 300
@@ -28,8 +28,8 @@ def is_verbatim(quote: str, source: str) -> bool:
     return bool(quote.strip()) and len(quote) <= MAX_QUOTE_CHARS and quote in source
 
 
-def cite(hit: ChunkPoint, quote: str, marker: int) -> Citation:
-    """The citation of ``quote`` taken from ``hit``, for the answer's ``[marker]``."""
+def cite(hit: ChunkPlace, quote: str, marker: int) -> Citation:
+    """The citation of ``quote`` taken from ``hit`` (a chunk, or a rule in one), for ``[marker]``."""
     return Citation(
         marker=marker,
         document_id=hit.document_id,

@@ -143,7 +143,20 @@ function auditFindings(result, anchorPrefix, markers) {
     el("h4", { text: `Audit: ${result.overall_status}` }),
     el("p", { text: result.summary }),
     sections.length ? sections : el("p", { text: "No findings." }),
+    coverageSummary(result.coverage),
   );
+}
+
+/** How the policy covers the binding rules of the target sections it touches (policy mode). */
+function coverageSummary(coverage) {
+  if (!Array.isArray(coverage) || !coverage.length) return null;
+  const count = (status) => coverage.filter((rule) => rule.status === status).length;
+  return el("p", {
+    class: "answer-meta",
+    text:
+      `Coverage of the rules in the sections your policy touches: ${count("addressed")} addressed, ` +
+      `${count("contradicted")} contradicted, ${count("not_addressed")} not mentioned.`,
+  });
 }
 
 function auditFinding(finding, anchorPrefix, markers) {
@@ -153,10 +166,19 @@ function auditFinding(finding, anchorPrefix, markers) {
     { class: "finding" },
     finding.theme ? el("p", { class: "finding-theme", text: `Theme: ${finding.theme}` }) : null,
     el("p", {}, el("strong", { text: "Source: " }), finding.source_quote, cite(finding.source_marker)),
-    el("p", {}, el("strong", { text: "Target: " }), finding.target_quote, cite(finding.target_marker)),
+    el("p", {}, el("strong", { text: "Target: " }), finding.target_quote, cite(finding.target_marker), where(finding)),
+    finding.rationale ? el("p", {}, el("strong", { text: "Why: " }), finding.rationale) : null,
     el("p", {}, el("strong", { text: "Suggestion: " }), finding.suggestion),
     el("p", { class: "answer-meta", text: `${finding.consequence} · similarity ${finding.confidence_score}` }),
   );
+}
+
+/** " (p. 90, §9.1.2 Site-specific programs)" after a rule's quote, when the result says where it stands. */
+function where(finding) {
+  const parts = [];
+  if (finding.target_page) parts.push(`p. ${finding.target_page}`);
+  if (finding.target_section) parts.push(`§${finding.target_section}`);
+  return parts.length ? ` (${parts.join(", ")})` : null;
 }
 
 /** An assistant answer: a `response` event, or a stored assistant message rebuilt as one. */

@@ -316,25 +316,3 @@ def test_severity_is_high_for_must_and_must_not_and_medium_for_should() -> None:
     assert severity_of("prohibition") == "High"
     assert severity_of("recommendation") == "Medium"
     assert severity_of("recommendation_against") == "Medium"
-
-
-def test_a_clause_that_restricts_what_a_rule_forbids_restricting_conflicts() -> None:
-    rule = (
-        "You may not impose any further restrictions on the exercise of the rights granted by this License."
-    )
-    restricting = verdict_of(
-        "Customers may not share the binaries with anyone outside their company.",
-        rule,
-        "prohibition",
-        "may not",
-    )
-    granting = verdict_of(
-        "Customers may share the binaries with anyone, under the same licence.",
-        rule,
-        "prohibition",
-        "may not",
-    )
-
-    assert (restricting.conflict, restricting.reading) == (True, "polarity")
-    assert "restricts" in restricting.rationale
-    assert (granting.conflict, granting.reading) == (False, "polarity")

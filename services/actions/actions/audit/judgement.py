@@ -37,9 +37,6 @@ _PLACING: Final = re.compile(
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
-_RESTRICTING: Final = re.compile(
-    r"\b(?:restrict|restriction|limit|prevent|forbid|prohibit|deny|impos)\w*", re.I
-)
 _AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
 _REFRAIN: Final = (
     "Reword the clause so it no longer does or allows what the rule forbids, or record why the rule does not "
@@ -127,18 +124,6 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
 def _by_polarity(clause: str, after: str, negative: bool, said: str, binding: str) -> Verdict:
     """Polarity of the clause against what the rule says after its modal words (``after``)."""
     position = stance(clause)
-    # "You may not impose any further restrictions": a clause that restricts breaks it.
-    if negative and _RESTRICTING.search(after):
-        if position == "does_not" or restricts(clause):
-            return Verdict(
-                True,
-                "polarity",
-                f"{said} (forbids restricting what it grants); the clause restricts it.",
-                _REFRAIN,
-            )
-        return Verdict(
-            False, "polarity", f"{said} (forbids restricting what it grants); the clause does not."
-        )
     if negative and position in ("does", "permits"):
         doing = "allows it" if position == "permits" else "does or requires it"
         return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing}.", _REFRAIN)

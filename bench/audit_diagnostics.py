@@ -1,0 +1,136 @@
+"""Where the offline audit loses the dev split's planted violations, stage by stage.
+
+    .venv/bin/python -m bench.audit_diagnostics [--index DIR] [--show]
+
+For each planted violation of the dev sources of ``bench.audit_quality``: is its clause extracted,
+is the gold rule among the clause's candidate rules (and the most related one), does the offline
+judgement call that pair a conflict, and is a finding reported on the gold page. Also counted:
+compliant clauses flagged, and findings on filler by reading. ``--index DIR`` keeps the ingested
+corpus between runs (re-ingesting the targets takes minutes); ``--show`` prints each violation with
+its candidates. Held-out sources are never read.
+"""
+
+import argparse
+import asyncio
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from actions.audit.checking import TargetCheck, check_target, governing_verdict
+from actions.audit.clauses import Clause, policy_clauses, text_clauses
+from actions.audit.matching import Candidate, TargetRules, governing_rules
+from actions.audit.target_rules import target_rules
+from actions.sentences import embed_texts
+from bench.audit_corpus.corpus import Source, normalise
+from bench.audit_quality import TENANT, USER, Corpus, ingest, load_corpus, request
+from policypal.embeddings import MiniLMEmbedder
+from policypal.vectorstore import ChunkIndex, open_qdrant
+
+
+async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any]:
+    """The stage counts over the dev sources of ``corpus``, ingesting what ``index_dir`` lacks."""
+    embedder = MiniLMEmbedder()
+    index = ChunkIndex(
+        open_qdrant(None, path=index_dir), model_id=embedder.model_id, dimension=embedder.dimension
+    )
+    await index.ensure_collection()
+    titles = {t.id: t.title for t in corpus.gold.targets.values()} | {s.id: s.title for s in corpus.sources}
+    for doc_id, file in corpus.files.items():
+        if await index.count(tenant_id=TENANT, document_id=doc_id) == 0:
+            kind = "regulatory" if doc_id in corpus.gold.targets else "policy"
+            await ingest(index, embedder, doc_id, file, titles[doc_id], kind)
+    counts: Counter[str] = Counter()
+    filler: Counter[str] = Counter()
+    try:
+        for source in corpus.sources:
+            clauses = await _clauses(source, corpus, index)
+            vectors = await embed_texts(embedder, [c.text for c in clauses])
+            checked: dict[str, tuple[list[list[Candidate]], TargetCheck]] = {}
+            event = request(source, corpus.gold, corpus.texts[source.id])
+            for target in (d for d in event.documents if d.document_id in source.targets):
+                rules = TargetRules.of(await target_rules(event, target, index=index, embedder=embedder))
+                candidates = governing_rules([c.text for c in clauses], vectors, rules)
+                checked[target.document_id] = (candidates, check_target(clauses, candidates, target, 0))
+            _count(source, clauses, checked, counts, filler, show)
+    finally:
+        await index.aclose()
+    return {**counts, "filler_findings": dict(filler)}
+
+
+async def _clauses(source: Source, corpus: Corpus, index: ChunkIndex) -> list[Clause]:
+    if source.mode == "policy":
+        return policy_clauses(
+            await index.document_chunks(tenant_id=TENANT, user_id=USER, document_id=source.id)
+        )
+    return text_clauses(corpus.texts[source.id])
+
+
+def _count(
+    source: Source,
+    clauses: list[Clause],
+    checked: dict[str, tuple[list[list[Candidate]], TargetCheck]],
+    counts: Counter[str],
+    filler: Counter[str],
+    show: bool,
+) -> None:
+    planted = [normalise(c.text) for c in (*source.violations, *source.compliant)]
+    for _, check in checked.values():
+        for breach in check.breaches:
+            if not any(_same(breach.clause, p) for p in planted):
+                filler[breach.verdict.reading] += 1
+    for gold in (*source.violations, *source.compliant):
+        positions = [i for i, c in enumerate(clauses) if _same(c, normalise(gold.text))]
+        flagged = [
+            b
+            for _, check in checked.values()
+            for b in check.breaches
+            if b.clause in (clauses[i] for i in positions)
+        ]
+        if gold.label != "violation":
+            counts["compliant"] += 1
+            counts["compliant_flagged"] += bool(flagged)
+            continue
+        counts["violations"] += 1
+        if not positions:
+            continue
+        counts["extracted"] += 1
+        rule = gold.rules[0]
+        candidates = checked[rule.target][0][positions[0]]
+        hits = [k for k, c in enumerate(candidates) if c.rule.page in rule.pages]
+        counts["gold_in_candidates"] += bool(hits)
+        counts["gold_most_related"] += bool(hits) and hits[0] == 0
+        verdict = governing_verdict(clauses[positions[0]], candidates[hits[0]]) if hits else None
+        counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
+        counts["found_on_gold_page"] += any(
+            b.target.document_id == rule.target and b.rule.page in rule.pages for b in flagged
+        )
+        if show:
+            print(f"\n[{gold.id} {gold.kind}] {gold.text[:150]}\n  gold {rule.target} p{sorted(rule.pages)}")
+            for k, candidate in enumerate(candidates):
+                judged = governing_verdict(clauses[positions[0]], candidate)
+                mark = "*" if k in hits else " "
+                said = f"{'CONFLICT' if judged.conflict else 'ok'}:{judged.reading}" if judged else "-"
+                print(
+                    f"  {mark}{candidate.relatedness:.2f} p{candidate.rule.page} {said:24} {candidate.rule.text[:90]}"
+                )
+
+
+def _same(clause: Clause, planted: str) -> bool:
+    text = normalise(clause.text)
+    return text[:60] in planted or planted[:60] in text
+
+
+def main() -> None:
+    """Print the stage counts (and, with --show, each violation's candidates) as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--index", type=Path, default=Path("bench/.cache/audit_index"), help="kept Qdrant folder"
+    )
+    parser.add_argument("--show", action="store_true", help="print each violation with its candidate rules")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(diagnose(load_corpus("dev"), args.index, args.show)), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -195,7 +195,7 @@ class IngestPipeline:
         """Find the document's rule units, embed them and make them its rules (replacing older ones)."""
         with service_span("rules", {"policypal.document_id": record.document_id}) as span:
             rules = await asyncio.to_thread(rule_units, points, boilerplate=boilerplate)
-            vectors = await self._embed([rule.embedded_text for rule in rules]) if rules else []
+            vectors = await self._embed([rule.text for rule in rules]) if rules else []
             await self._index.rules.replace_document_rules(
                 tenant_id=record.tenant_id, document_id=record.document_id, rules=rules, vectors=vectors
             )

@@ -16,7 +16,7 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 4
+EXTRACTION_VERSION: Final = 5
 #: The contract's limit on a quote.
 MAX_QUOTE_CHARS: Final = 300
 #: The lead-in kept in front of a list item's own words when it is matched.

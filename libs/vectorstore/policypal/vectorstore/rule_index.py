@@ -38,12 +38,6 @@ class RulePoint(ChunkPlace):
     extraction: int = 0
 
     @property
-    def embedded_text(self) -> str:
-        """What is embedded: the rule after its section's title, which often names its subject
-        ("6.3 Controlling terminal for maintainer scripts: They must be able to fall back…")."""
-        return f"{self.section}: {self.text}" if self.section else self.text
-
-    @property
     def rule_id(self) -> str:
         """Stable id: document id + rule index, so a repeated extraction overwrites."""
         return f"{self.document_id}:r{self.rule_index}"

@@ -33,7 +33,7 @@ async def target_rules(
     rules = await asyncio.to_thread(rule_units, chunks, boilerplate=boilerplate)
     if not rules:
         return []
-    vectors = (await embed_texts(embedder, [rule.embedded_text for rule in rules])).tolist()
+    vectors = (await embed_texts(embedder, [rule.text for rule in rules])).tolist()
     await index.rules.replace_document_rules(
         tenant_id=event.tenant_id, document_id=target.document_id, rules=rules, vectors=vectors
     )

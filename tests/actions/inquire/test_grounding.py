@@ -1,8 +1,6 @@
 """Markers of a generated answer tied to the passages they number, with verbatim quotes."""
 
 from actions.inquire.grounding import ground_answer, keep_markers, statements_by_marker
-from actions.inquire.query_rewrite import without_titles
-from policypal.contracts import ResolvedDocument
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit
 from tests.actions.inquire.hand_made_hits import chunk_hit
@@ -63,11 +61,3 @@ async def test_each_marker_quotes_the_sentence_of_its_passage_that_supports_the_
 async def test_a_passage_with_nothing_to_quote_loses_its_marker(embedder: MiniLMEmbedder) -> None:
     grounded = await ground_answer("Stated [1].", [hit("   ", 0)], embedder, question="q")
     assert (grounded.answer, grounded.citations, grounded.removed_markers) == ("Stated.", [], 1)
-
-
-def test_relevance_query_drops_the_document_titles() -> None:
-    documents = [ResolvedDocument(document_id="a", title="Retention Policy", version="3", doc_type="policy")]
-    assert (
-        without_titles("Quantum physics in the retention policy (v3)", documents)
-        == "Quantum physics in the (v3)"
-    )

@@ -1,7 +1,7 @@
 """Adaptive-k (seed 000) and the three confidence tiers, on hand-made hits."""
 
 from actions.inquire.confidence import MINILM, SEED, Thresholds, assess, thresholds_for
-from actions.inquire.retrieval import adaptive_k
+from actions.inquire.retrieval import adaptive_k, merged
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit
 
@@ -79,3 +79,14 @@ def test_minilm_has_its_own_calibrated_thresholds() -> None:
     assert thresholds_for(MiniLMEmbedder().model_id) == MINILM
     assert thresholds_for("text-embedding-3-small") == SEED
     assert MINILM.stop < MINILM.low < MINILM.high
+
+
+def test_two_rankings_merge_each_chunk_at_its_better_place() -> None:
+    first = [_hit("a", 0, 0.5), _hit("a", 1, 0.5), _hit("b", 2, 0.5)]
+    focused = [_hit("b", 2, 0.5), _hit("b", 3, 0.5)]
+    assert [(h.document_id, h.chunk_index) for h in merged(first, focused)] == [
+        ("a", 0),
+        ("b", 2),
+        ("a", 1),
+        ("b", 3),
+    ]

@@ -15,11 +15,12 @@ from opentelemetry import trace
 from actions.inquire.answer import InquiryAnswer
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import Confidence, LowConfidence, asks_how_to_go_on, assess, thresholds_for
+from actions.inquire.extractive_answer import RELEVANCE_FLOOR
 from actions.inquire.grounding import ground_answer
 from actions.inquire.prompts import general_prompt, sourced_prompt
-from actions.inquire.query_rewrite import rewrite_query, without_titles
-from actions.inquire.relevance import relevant_sources
-from actions.inquire.retrieval import retrieve
+from actions.inquire.query_rewrite import rewrite_query
+from actions.inquire.ranking import rank
+from actions.inquire.retrieval import adaptive_k, search_candidates
 from actions.sentences import embed_texts
 from actions.web_search import WebResult, WebSearch, WebSearchUnavailable, web_query
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
@@ -34,6 +35,8 @@ OnDelta = Callable[[str], Awaitable[None]]
 
 WEB_NOT_NEEDED_NOTICE = "Your documents answered this with high confidence, so the web was not searched."
 WEB_NOTHING_FOUND_NOTICE = "The web search found nothing usable for this question."
+#: Passages shown to the model: enough to answer, few enough to keep the prompt short.
+MAX_SOURCES = 8
 GENERAL_KNOWLEDGE_NOTICE = (
     "General knowledge: no documents were tagged, so this answer is not based on your documents."
 )
@@ -77,7 +80,7 @@ async def answer_with_llm(
         )
 
     rewrite = await rewrite_query(llm, event)
-    queries = [rewrite.query, event.query, without_titles(rewrite.query, event.documents)]
+    queries = [rewrite.query, event.query]
     vectors = await embed_texts(embedder, queries)
     scope = await cache.scope(event, model=llm.model_for("inquire")) if cache and not event.web else None
     if cache and scope:
@@ -86,13 +89,16 @@ async def answer_with_llm(
         if cached:
             return replace(cached, usage=rewrite.usage)
     thresholds = thresholds_for(embedder.model_id)
-    hits = await retrieve(event, rewrite.query, vectors[0], index=index, thresholds=thresholds)
+    candidates = await search_candidates(event, rewrite.query, vectors[0], index=index)
+    hits = adaptive_k(candidates, stop=thresholds.stop)
     confidence = assess(hits, thresholds)
     span.set_attribute("inquire.retrieval_confidence", confidence.score)
     searching_web = wants_web and confidence.tier != "high"
     if asks_how_to_go_on(confidence, hits, event) and not searching_web:
         return LowConfidence(confidence)
-    sources = await relevant_sources(hits, embedder, vectors[1:])
+    # The same ranking as the offline answer, on the user's own words: passages best first.
+    ranking = await rank(event.query, vectors[1], candidates if hits else [], embedder)
+    sources = ranking.sources(floor=RELEVANCE_FLOOR, limit=MAX_SOURCES)
     span.set_attribute("inquire.sources", len(sources))
     if searching_web:
         found = await _search_web(web_search, rewrite.query, event)
@@ -111,7 +117,15 @@ async def answer_with_llm(
 
     span.set_attribute("inquire.mode", "A")
     answer = await _sourced_answer(
-        event, llm, embedder, on_delta, sources, found, usage=rewrite.usage, confidence=confidence
+        event,
+        llm,
+        embedder,
+        on_delta,
+        sources,
+        found,
+        usage=rewrite.usage,
+        confidence=confidence,
+        shown=[ranking.cleaned(hit) for hit in sources],
     )
     # An answer given despite weak matches is not reused: the next asker must be asked again.
     if cache and scope and confidence.tier != "low":
@@ -148,9 +162,14 @@ async def _sourced_answer(
     *,
     usage: Usage,
     confidence: Confidence | None,
+    shown: list[ChunkHit] | None = None,
 ) -> InquiryAnswer:
-    """Mode A: draft from the passages (documents first, then web results) and cite every marker."""
-    draft = await _draft(llm, sourced_prompt(event, sources, found.results), on_delta)
+    """Mode A: draft from the passages (documents first, then web results) and cite every marker.
+
+    The model reads ``shown`` (the passages cleaned of page furniture) when given; quotes are always
+    taken from ``sources`` as stored, so that they stay verbatim.
+    """
+    draft = await _draft(llm, sourced_prompt(event, shown or sources, found.results), on_delta)
     grounded = await ground_answer(draft.text, sources, embedder, question=event.query, web=found.results)
     span = trace.get_current_span()
     span.set_attribute("inquire.citations", len(grounded.citations) + len(grounded.web_citations))

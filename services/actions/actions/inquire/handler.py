@@ -14,8 +14,8 @@ from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess,
 from actions.inquire.extractive_answer import compose_answer
 from actions.inquire.generation import answer_with_llm
 from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
-from actions.inquire.passages import candidate_passages, score_passages
-from actions.inquire.retrieval import embed_query, retrieve
+from actions.inquire.ranking import rank
+from actions.inquire.retrieval import adaptive_k, embed_query, search_candidates
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Question
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.contracts import ActionRequested
@@ -115,13 +115,15 @@ async def answer_inquiry(
     """
     thresholds = thresholds_for(embedder.model_id)
     query_vector = await embed_query(embedder, event.query)
-    hits = await retrieve(event, event.query, query_vector, index=index, thresholds=thresholds)
+    candidates = await search_candidates(event, event.query, query_vector, index=index)
+    hits = adaptive_k(candidates, stop=thresholds.stop)
     confidence = assess(hits, thresholds)
     if asks_how_to_go_on(confidence, hits, event):
         return LowConfidence(confidence)
-    passages = candidate_passages(hits)
-    scores = await score_passages(embedder, query_vector, passages)
-    return offline(compose_answer(event.documents, passages, scores), confidence, notices=notices)
+    # The re-ranking reads every candidate once one passes the stop line, not only adaptive-k's
+    # share: a chunk whose best sentence answers can score low as a whole (docs/benchmarks.md).
+    ranking = await rank(event.query, query_vector, candidates if hits else [], embedder)
+    return offline(compose_answer(event.documents, ranking, event.query), confidence, notices=notices)
 
 
 def action_answer(event: ActionRequested, answer: InquiryAnswer) -> ActionAnswer:

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.inquire.confidence import Thresholds
+from actions.inquire.lexical import named_titles
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested
 from policypal.embeddings import Embedder
@@ -42,14 +43,50 @@ async def retrieve(
     thresholds: Thresholds,
 ) -> list[ChunkHit]:
     """The chunks that answer ``query`` within the request's tenant, user and scope, best first."""
-    candidates = await index.hybrid_search(
+    return adaptive_k(await search_candidates(event, query, query_vector, index=index), stop=thresholds.stop)
+
+
+async def search_candidates(
+    event: ActionRequested, query: str, query_vector: npt.NDArray[np.float32], *, index: ChunkIndex
+) -> list[ChunkHit]:
+    """Every candidate of the hybrid search within the request's tenant, user and scope, fused order.
+
+    When the question names a document of the scope that is not all of it ("under GPLv3", "in the
+    FHS"), that document is searched on its own as well and its candidates merged in: across a whole
+    library its passages may not be among the first of the whole scope.
+    """
+    candidates = await _hybrid(index, event, query, query_vector, scope_of(event))
+    named = named_titles(query, {hit.title for hit in candidates})
+    focus = sorted({hit.document_id for hit in candidates if hit.title.casefold() in named})
+    if not focus or focus == sorted(scope_of(event) or ()):
+        return candidates
+    return merged(candidates, await _hybrid(index, event, query, query_vector, focus))
+
+
+async def _hybrid(
+    index: ChunkIndex,
+    event: ActionRequested,
+    query: str,
+    query_vector: npt.NDArray[np.float32],
+    document_ids: list[str] | None,
+) -> list[ChunkHit]:
+    return await index.hybrid_search(
         query_vector.tolist(),
         query,
         tenant_id=event.tenant_id,
         user_id=event.user_id,
-        document_ids=scope_of(event),
+        document_ids=document_ids,
     )
-    return adaptive_k(candidates, stop=thresholds.stop)
+
+
+def merged(first: list[ChunkHit], second: list[ChunkHit]) -> list[ChunkHit]:
+    """Both rankings in one: each chunk at its better place of the two, the first's on ties."""
+    places: dict[str, tuple[int, int, ChunkHit]] = {}
+    for order, ranking in enumerate((first, second)):
+        for position, hit in enumerate(ranking):
+            if hit.chunk_id not in places or (position, order) < places[hit.chunk_id][:2]:
+                places[hit.chunk_id] = (position, order, hit)
+    return [hit for _, _, hit in sorted(places.values(), key=lambda place: place[:2])]
 
 
 def adaptive_k(

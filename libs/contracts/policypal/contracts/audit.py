@@ -1,4 +1,4 @@
-"""The structured result of an audit (seed 000), carried in ``ResponseEvent.result`` of an @Audit answer.
+"""The structured result of an audit (docs/adr/0006), carried in ``ResponseEvent.result`` of an @Audit answer.
 
 Other systems read it without our Python models through its JSON Schema (``audit.result.v1.json``).
 Findings come grouped by target document (in the order the targets were given), then by severity.

@@ -22,7 +22,7 @@ from actions.audit.drafted_audit import draft_checks
 from actions.audit.matching import Matched, TargetRules, governing_rules
 from actions.audit.report import AuditScope, compose_audit
 from actions.audit.target_rules import target_rules
-from actions.drafting import llm_fallback_notice
+from actions.drafting import document_name, llm_fallback_notice
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
@@ -102,7 +102,7 @@ async def _source(event: ActionRequested, progress: Progress, index: ChunkIndex)
     """The clauses to check; refused with a clear reason when there are none or the text is too long."""
     if event.source_document_id is not None:
         document = next((d for d in event.documents if d.document_id == event.source_document_id), None)
-        title = f"“{document.title}” ({document.version})" if document else "the tagged policy"
+        title = document_name(document) if document else "the tagged policy"
         await progress("sampling", f"Reading {title} clause by clause…")
         chunks = await index.document_chunks(
             tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.source_document_id

@@ -13,6 +13,7 @@ from actions.audit.checking import Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.coverage import TargetCoverage
 from actions.audit.matching import shared_words
+from actions.drafting import document_name
 from actions.inquire.citations import cite
 from actions.request_lifecycle import ActionAnswer
 from policypal.contracts import Citation, ResolvedDocument
@@ -89,7 +90,7 @@ def compose_audit(
     body: list[str] = []
     covered = {c.target_id: c for c in coverage}
     for check in checks:
-        body.append(f"### {_name(check.target)}")
+        body.append(f"### {document_name(check.target)}")
         body.extend(_target_lines(scope, check, marks, findings))
         if check.target.document_id in covered:
             body.extend(_coverage_lines(covered[check.target.document_id], marks))
@@ -98,7 +99,7 @@ def compose_audit(
     summary = _summary(scope, checks, findings)
     offline = all(f.assessed_by != "model" for f in findings)
     lines = [
-        f"Audit of {scope.source_title} against {', '.join(_name(t) for t in scope.targets)}.",
+        f"Audit of {scope.source_title} against {', '.join(document_name(t) for t in scope.targets)}.",
         "",
         f"Overall status: {status}. {summary}",
         "",
@@ -262,7 +263,3 @@ def _where(rule: RulePoint) -> str:
     section = f"§{rule.section}, " if rule.section else ""
     page = f"p. {rule.page} " if rule.page else ""
     return f"{section}{page}of “{rule.title}”".strip()
-
-
-def _name(document: ResolvedDocument) -> str:
-    return f"“{document.title}” ({document.version})"

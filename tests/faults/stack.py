@@ -74,7 +74,7 @@ class FaultStack:
 
     def worker_env(self, **extra: str) -> dict[str, str]:
         """The environment of a worker process of this stack."""
-        return {
+        env = {
             "NATS_URL": self.nats_url,
             "REDIS_URL": self.redis_url,
             "POLICYPAL_DATA_DIR": str(self.root / "data"),
@@ -85,6 +85,8 @@ class FaultStack:
             "POLICYPAL_ACK_WAIT_SECONDS": "6",
             "POLICYPAL_MAX_DELIVER": "5",
         } | extra
+        # The stack plays the embedded launcher: each worker it starts owns its local index.
+        return env | {"POLICYPAL_QDRANT_LOCAL_OWNER": env["POLICYPAL_QDRANT_PATH"]}
 
     def start_worker(self, module: str, **env: str) -> ManagedProcess:
         """Start ``python -m module`` against this stack; it is ready once its consumer pulls."""

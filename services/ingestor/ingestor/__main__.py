@@ -7,7 +7,7 @@ from policypal.bus import run_worker
 from policypal.config import get_settings
 from policypal.embeddings import embedder_from_settings
 from policypal.state import connect_redis
-from policypal.vectorstore import open_chunk_index
+from policypal.vectorstore import UnownedLocalIndexError, open_chunk_index
 
 
 async def main() -> None:
@@ -15,7 +15,10 @@ async def main() -> None:
     settings = get_settings()
     redis = connect_redis(settings.redis_url)
     embedder = embedder_from_settings(settings)
-    index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
+    try:
+        index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
+    except UnownedLocalIndexError as exc:
+        raise SystemExit(str(exc)) from None
     router = build_router(settings, redis=redis, index=index, embedder=embedder)
     await run_worker("ingestor", settings, [router], on_shutdown=[redis.aclose, index.aclose])
 

@@ -99,10 +99,17 @@ def chunk_pages(pages: Iterable[PageText], *, size: int, overlap: int) -> list[T
     """Chunks of every page in page order, indexed 0..n-1 over the document; empty pages give none."""
     chunks: list[TextChunk] = []
     for page in pages:
-        for piece in split_text(normalize_text(page.text), size=size, overlap=overlap):
-            # A piece of only punctuation or dot leaders carries nothing worth retrieving.
-            if _HAS_WORD.search(piece):
-                chunks.append(TextChunk(index=len(chunks), page=page.number, text=piece))
+        chunks.extend(page_chunks(page, first_index=len(chunks), size=size, overlap=overlap))
+    return chunks
+
+
+def page_chunks(page: PageText, *, first_index: int, size: int, overlap: int) -> list[TextChunk]:
+    """Chunks of one page, indexed from ``first_index`` (the chunks of the pages before it)."""
+    chunks: list[TextChunk] = []
+    for piece in split_text(normalize_text(page.text), size=size, overlap=overlap):
+        # A piece of only punctuation or dot leaders carries nothing worth retrieving.
+        if _HAS_WORD.search(piece):
+            chunks.append(TextChunk(index=first_index + len(chunks), page=page.number, text=piece))
     return chunks
 
 

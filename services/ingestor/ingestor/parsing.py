@@ -7,14 +7,18 @@ format goes through ``unstructured`` (``structured_text``) in one worker-thread 
 
 import asyncio
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ingestor import rejections
-from ingestor.chunking import TextChunk, chunk_blocks, chunk_pages
-from ingestor.pdf_text import PageText, PdfText, parser_name
+from ingestor.chunking import TextChunk, chunk_blocks, page_chunks
+from ingestor.pdf_page_bound import PageTooLargeError, page_text_bound
+from ingestor.pdf_text import PDFIUM, PDFMINER, PYPDF, PageText, PdfText
 from ingestor.progress import ProgressReporter
 from ingestor.structured_text import KIND_NAMES, Block, partition_structured
+from ingestor.text_budget import TextBudget, TextLimits
+from ingestor.work_turns import DocumentSteps, unpaced_steps
+from ingestor.xml_parts import check_xml_parts, structured_text_bound
 from ingestor.zip_guard import check_zip
 from policypal.filetypes import FileKind, Verdict, claimed_types, detect_file_type, judge
 
@@ -30,6 +34,7 @@ class IngestLimits:
     max_bytes: int = 50 * 1024 * 1024
     max_pages: int = 2000
     max_unpacked_bytes: int = 256 * 1024 * 1024
+    text: TextLimits = field(default_factory=TextLimits)
 
 
 @dataclass(frozen=True)
@@ -52,9 +57,19 @@ class UploadedFile:
 
 
 async def parse_document(
-    upload: UploadedFile, *, size: int, overlap: int, limits: IngestLimits, progress: ProgressReporter
+    upload: UploadedFile,
+    *,
+    size: int,
+    overlap: int,
+    limits: IngestLimits,
+    progress: ProgressReporter,
+    steps: DocumentSteps | None = None,
 ) -> ParsedDocument:
-    """Chunks of the file; raises ``DocumentRejected`` for anything we cannot or will not index."""
+    """Chunks of the file; raises ``DocumentRejected`` for anything we cannot or will not index.
+
+    Each PDF page is read in a ``steps`` turn (none: read without waiting), and the text budget of
+    ``limits`` is spent as the document is read: too much text stops it before it is all in memory.
+    """
     data = upload.data
     if not data:
         raise rejections.empty_file()
@@ -65,17 +80,24 @@ async def parse_document(
         raise rejections.encrypted("Office document")
     kind = _parse_as(judge(detected, claimed_types(upload.filename, upload.content_type)))
     await progress.report("parsing", f"Reading {detected.description}.")
+    budget = TextBudget(limits.text)
     if kind == "pdf":
-        pages = await _pdf_pages(data, limits, progress)
-        chunks = chunk_pages(pages, size=size, overlap=overlap)
-        if not chunks:
-            raise rejections.no_text_layer()
-        return ParsedDocument("pdf", chunks, len(pages), parser_name(pages))
+        return await _pdf_chunks(
+            data, limits, budget, progress, steps or unpaced_steps(), size=size, overlap=overlap
+        )
     if kind == "docx":
         check_zip(data, max_unpacked_bytes=limits.max_unpacked_bytes)
+        await asyncio.to_thread(check_xml_parts, data)
+    # Measured on the raw text before unstructured reads it (it takes ~2 s per 100 KB), where the
+    # format allows; an e-mail's text is only known after (attachments make its size meaningless).
+    estimate = await asyncio.to_thread(structured_text_bound, data, kind)
+    if estimate is not None:
+        budget.refuse_estimate(estimate)
     blocks = await asyncio.to_thread(partition_structured, data, kind)
     _refuse_unbroken_text(blocks)
+    budget.spend_text(sum(len(block.text) for block in blocks))
     chunks = chunk_blocks(blocks, size=size, overlap=overlap)
+    budget.spend_chunks(len(chunks))
     if not chunks:
         raise rejections.no_text(KIND_NAMES[kind])
     page_count = max((block.page or 1 for block in blocks), default=1)
@@ -94,21 +116,54 @@ def _parse_as(verdict: Verdict) -> FileKind:
     raise rejections.unsupported_type(verdict.message)
 
 
-async def _pdf_pages(data: bytes, limits: IngestLimits, progress: ProgressReporter) -> list[PageText]:
+async def _pdf_chunks(
+    data: bytes,
+    limits: IngestLimits,
+    budget: TextBudget,
+    progress: ProgressReporter,
+    steps: DocumentSteps,
+    *,
+    size: int,
+    overlap: int,
+) -> ParsedDocument:
     # The PDF parsers are CPU-bound: each page runs in a worker thread so the event loop keeps
-    # serving (in-progress acks, other consumers of a shared broker).
+    # serving (in-progress acks, other consumers of a shared broker). Only the page's chunks are
+    # kept, never all the pages' texts.
     pdf = await asyncio.to_thread(PdfText.open, data)
     total = pdf.page_count
     if total > limits.max_pages:
+        pdf.close()
         raise rejections.too_many_pages(total, limits.max_pages)
-    pages: list[PageText] = []
+    chunks: list[TextChunk] = []
+    parsers: set[str] = set()
     try:
         for i in range(total):
-            pages.append(await asyncio.to_thread(pdf.page, i))
+            async with steps.step():
+                page = await asyncio.to_thread(_read_page, pdf, i, budget)
+            budget.spend_text(len(page.text))
+            found = page_chunks(page, first_index=len(chunks), size=size, overlap=overlap)
+            budget.spend_chunks(len(found))
+            chunks.extend(found)
+            if page.text.strip():
+                parsers.add(page.parser)
             await progress.report("parsed", f"Read page {i + 1} of {total}.", done=i + 1, total=total)
     finally:
         pdf.close()
-    return pages
+    if not chunks:
+        raise rejections.no_text_layer()
+    parser = "+".join(name for name in (PDFIUM, PYPDF, PDFMINER) if name in parsers) or PDFIUM
+    return ParsedDocument("pdf", chunks, total, parser)
+
+
+def _read_page(pdf: PdfText, index: int, budget: TextBudget) -> PageText:
+    """Page ``index``'s text, once its content shows it cannot hold more than the budget allows."""
+    allowance = budget.page_allowance()
+    try:
+        bound = page_text_bound(pdf.page_object(index), allowance=allowance)
+    except PageTooLargeError:
+        bound = allowance + 1
+    budget.refuse_page(index + 1, bound)
+    return pdf.page(index)
 
 
 def _refuse_unbroken_text(blocks: list[Block]) -> None:

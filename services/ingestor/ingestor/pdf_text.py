@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from typing import Final
 
-from pypdf import PasswordType, PdfReader
+from pypdf import PageObject, PasswordType, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError
 
 from ingestor import rejections
@@ -165,6 +165,10 @@ class PdfText:
         if fallback is not None and (glue_score(fallback) or 0.0) < (glue_score(text) or 0.0):
             return PageText(number, fallback, PDFMINER)
         return PageText(number, text, parser)
+
+    def page_object(self, index: int) -> PageObject:
+        """pypdf's object of page ``index`` (0-based), for checks made before any text is extracted."""
+        return self._reader.pages[index]
 
     def close(self) -> None:
         """Release PDFium's copy of the document (the garbage collector would, later)."""

@@ -15,6 +15,7 @@ from ingestor.chunking import TextChunk
 from ingestor.parsing import IngestLimits, UploadedFile, parse_document
 from ingestor.progress import ProgressReporter
 from ingestor.rejections import DocumentRejected
+from ingestor.work_turns import DocumentSteps, FairTurns
 from policypal.bus import Unprocessable
 from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded, IngestProgress
 from policypal.contracts.envelope import Envelope
@@ -57,11 +58,16 @@ class TerminalLookup(Protocol):
 
 @dataclass(frozen=True)
 class ChunkingOptions:
-    """How to cut and embed: sizes in characters, ``embed_group`` chunks per embed+upsert round."""
+    """How to cut and embed: sizes in characters, ``embed_group`` chunks per embed+upsert round.
+
+    A round's embedding is done ``turn_chunks`` at a time, each in its own fair turn (``work_turns``):
+    about a second of work per turn with the offline model.
+    """
 
     chunk_size: int = 1000
     chunk_overlap: int = 150
     embed_group: int = 64
+    turn_chunks: int = 16
 
 
 class IngestPipeline:
@@ -79,6 +85,8 @@ class IngestPipeline:
         options: ChunkingOptions = ChunkingOptions(),
         limits: IngestLimits | None = None,
         progress_interval: float = 0.5,
+        turns: FairTurns | None = None,
+        wanted_check_seconds: float = 1.0,
     ) -> None:
         self._catalog = catalog
         self._ledger = ledger
@@ -89,6 +97,9 @@ class IngestPipeline:
         self._options = options
         self._limits = limits or IngestLimits()
         self._progress_interval = progress_interval
+        # One per process in the service (shared by every document); a pipeline of its own otherwise.
+        self._turns = turns or FairTurns()
+        self._wanted_check_seconds = wanted_check_seconds
 
     async def run(self, upload: DocumentUploaded) -> Envelope:
         """Ingest ``upload``; returns the terminal event (DocumentReady or DocumentFailed) that stands.
@@ -135,8 +146,22 @@ class IngestPipeline:
         await self._settle(record, standing)
         return await self._sink.terminal(standing)
 
+    def _steps(self, record: DocumentRecord) -> DocumentSteps:
+        async def still_wanted() -> bool:
+            # The gateway removes the record when the owner deletes the document.
+            return await self._catalog.get(record.tenant_id, record.user_id, record.document_id) is not None
+
+        return DocumentSteps(
+            self._turns,
+            tenant_id=record.tenant_id,
+            document_id=record.document_id,
+            still_wanted=still_wanted,
+            check_every=self._wanted_check_seconds,
+        )
+
     async def _ingest(self, upload: DocumentUploaded, record: DocumentRecord) -> DocumentReady:
         progress = ProgressReporter(upload, self._sink.progress, min_interval=self._progress_interval)
+        steps = self._steps(record)
         data = await self._source.fetch(upload.object_name)
         await progress.report("stored", f"Received {upload.filename} ({len(data)} bytes).")
         with service_span(
@@ -148,6 +173,7 @@ class IngestPipeline:
                 overlap=self._options.chunk_overlap,
                 limits=self._limits,
                 progress=progress,
+                steps=steps,
             )
             span.set_attributes(
                 {
@@ -166,12 +192,12 @@ class IngestPipeline:
             p.model_copy(update={"boilerplate": True}) if p.chunk_index in boilerplate else p for p in points
         ]
 
-        await self._embed_and_index(points, progress)
+        await self._embed_and_index(points, progress, steps)
         # An earlier run of this document (before a retry) may have written more chunks than this one.
         await self._index.delete_chunks_from(
             tenant_id=record.tenant_id, document_id=record.document_id, first_index=len(chunks)
         )
-        rules = await self._index_rules(record, points, boilerplate)
+        rules = await self._index_rules(record, points, boilerplate, steps)
         await progress.report(
             "indexed",
             f"The document is searchable; {rules} rules (must, should, may…) found for audits.",
@@ -190,31 +216,37 @@ class IngestPipeline:
         )
 
     async def _index_rules(
-        self, record: DocumentRecord, points: Sequence[ChunkPoint], boilerplate: set[int]
+        self,
+        record: DocumentRecord,
+        points: Sequence[ChunkPoint],
+        boilerplate: set[int],
+        steps: DocumentSteps,
     ) -> int:
         """Find the document's rule units, embed them and make them its rules (replacing older ones)."""
         with service_span("rules", {"policypal.document_id": record.document_id}) as span:
             rules = await asyncio.to_thread(rule_units, points, boilerplate=boilerplate)
-            vectors = await self._embed([rule.text for rule in rules]) if rules else []
+            vectors = await self._embed([rule.text for rule in rules], steps) if rules else []
             await self._index.rules.replace_document_rules(
                 tenant_id=record.tenant_id, document_id=record.document_id, rules=rules, vectors=vectors
             )
             span.set_attribute("policypal.rules", len(rules))
         return len(rules)
 
-    async def _embed_and_index(self, chunks: Sequence[ChunkPoint], progress: ProgressReporter) -> None:
+    async def _embed_and_index(
+        self, chunks: Sequence[ChunkPoint], progress: ProgressReporter, steps: DocumentSteps
+    ) -> None:
         total = len(chunks)
         group = max(1, self._options.embed_group)
         groups = [chunks[i : i + group] for i in range(0, total, group)]
         await progress.report("embedding", f"Embedding {total} passages.", done=0, total=total)
         # Embed group k+1 in a thread while group k is written to Qdrant: the two overlap.
-        pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[0]]))
+        pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[0]], steps))
         done = 0
         try:
             for k, current in enumerate(groups):
                 vectors = await pending
                 if k + 1 < len(groups):
-                    pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[k + 1]]))
+                    pending = asyncio.create_task(self._embed([chunk.text for chunk in groups[k + 1]], steps))
                 # BM25 keyword vectors beside the dense ones, for hybrid search; off the event loop.
                 sparse = await asyncio.to_thread(sparse_vectors, list(current))
                 await self._index.upsert(list(current), vectors, sparse)
@@ -227,12 +259,16 @@ class IngestPipeline:
                 pending.cancel()
         await progress.report("embedded", f"Embedded {total} passages.", done=total, total=total)
 
-    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def _embed(self, texts: Sequence[str], steps: DocumentSteps) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        size = max(1, self._options.turn_chunks)
         with service_span(
             "embed", {"policypal.embedding.model": self._embedder.model_id, "policypal.chunks": len(texts)}
         ):
-            matrix = await asyncio.to_thread(self._embedder.embed, list(texts))
-        vectors: list[list[float]] = matrix.tolist()
+            for start in range(0, len(texts), size):
+                async with steps.step():
+                    matrix = await asyncio.to_thread(self._embedder.embed, list(texts[start : start + size]))
+                vectors.extend(matrix.tolist())
         return vectors
 
     async def _settle(self, record: DocumentRecord, terminal: Envelope) -> None:

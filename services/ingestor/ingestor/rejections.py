@@ -23,6 +23,8 @@ DECOMPRESSION_BOMB: Final = "decompression_bomb"
 UNBROKEN_TEXT: Final = "unbroken_text"
 TYPE_MISMATCH: Final = "type_mismatch"
 DELETED: Final = "deleted"
+TOO_MUCH_TEXT: Final = "too_much_text"
+XML_ENTITIES: Final = "xml_entities"
 
 
 class DocumentRejected(Exception):  # noqa: N818 - reads as the verdict on the document
@@ -80,6 +82,20 @@ def unbroken_text(length: int) -> DocumentRejected:
         UNBROKEN_TEXT,
         f"The file holds {length} characters without a space or line break; "
         "that is encoded or binary data, not a document.",
+    )
+
+
+def too_much_text(detail: str) -> DocumentRejected:
+    """More text (or passages) than one document may hold; ``detail`` says what and the limit."""
+    return DocumentRejected(TOO_MUCH_TEXT, f"{detail} Split it into smaller documents and upload those.")
+
+
+def xml_entities(part: str) -> DocumentRejected:
+    """An XML part that declares a DTD: entity expansion ("billion laughs") can blow up to gigabytes."""
+    return DocumentRejected(
+        XML_ENTITIES,
+        f"A part of the Word document ({part}) declares XML entities (a DOCTYPE), which Word never writes "
+        "and which can expand to billions of characters; it was not opened.",
     )
 
 

@@ -5,16 +5,21 @@ and every delivery settled by ``policypal.bus.process_delivery``.
 """
 
 import logging
+from typing import Annotated, Any
 
+from faststream import Context
 from faststream.nats import NatsRouter
 from faststream.nats.annotations import JsClient, NatsBroker, NatsMessage
 from nats.js.object_store import ObjectStore
 from redis.asyncio import Redis
 
 from ingestor.deletion import remove_document_data
+from ingestor.document_admission import DocumentAdmission
 from ingestor.document_source import ObjectStoreSource
 from ingestor.parsing import IngestLimits
 from ingestor.pipeline import ChunkingOptions, IngestPipeline
+from ingestor.text_budget import TextLimits
+from ingestor.work_turns import FairTurns
 from policypal.bus import (
     Unprocessable,
     declare_streams,
@@ -25,6 +30,7 @@ from policypal.bus import (
     publish_event,
     publish_terminal,
 )
+from policypal.bus.delivery import KEEPALIVES_PER_ACK_WAIT, ack_wait_of
 from policypal.config import Settings
 from policypal.contracts import DocumentDeleted, DocumentUploaded, IngestProgress
 from policypal.contracts.envelope import Envelope
@@ -66,27 +72,28 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
         max_bytes=settings.max_upload_bytes,
         max_pages=settings.max_pages,
         max_unpacked_bytes=settings.max_unpacked_bytes,
+        text=TextLimits(
+            max_chars=settings.max_text_chars,
+            max_chunks=settings.max_chunks,
+            max_page_chars=settings.max_page_chars,
+        ),
     )
     # Looked up once per process, on the first message (both need the connection).
     stores: dict[str, ObjectStore] = {}
+    # Up to ingest_concurrency documents at once per replica, admitted one by one as places free up,
+    # taking fair turns for every page read and every few passages embedded: a small upload behind a
+    # 500-page one is ready in seconds (docs/adr/0008-fair-bounded-ingestion.md). Memory stays bounded
+    # by the text limits. Ingestion is CPU-bound, so more replicas, not more concurrency, add throughput.
+    admission = DocumentAdmission(settings.ingest_concurrency)
+    turns = FairTurns(settings.ingest_work_slots)
 
-    # Up to ingest_concurrency documents at once per replica: uploads waiting together are fetched
-    # together and each is kept in progress while it runs (a fetched message never waits unseen in a
-    # local buffer, where its ack_wait would run out); the next fetch follows the whole batch. Memory
-    # stays bounded because each document is read page by page. Ingestion is CPU-bound, so more
-    # replicas, not more concurrency, add throughput.
-    @durable_pull_subscriber(
-        router,
-        DOCS_UPLOADED,
-        stream=DOCS,
-        durable=CONSUMER,
-        settings=settings,
-        batch_size=settings.ingest_concurrency,
-    )
-    async def on_document_uploaded(msg: NatsMessage, broker: NatsBroker, js: JsClient) -> None:
+    @durable_pull_subscriber(router, DOCS_UPLOADED, stream=DOCS, durable=CONSUMER, settings=settings)
+    async def on_document_uploaded(
+        msg: NatsMessage, broker: NatsBroker, js: JsClient, subscriber: Annotated[Any, Context("handler_")]
+    ) -> None:
         if "store" not in stores:
             # We publish to EVENTS and DLQ; a stream is only declared by its subscribers, which may
-            # not have started yet (platform notes), so declare what we publish to.
+            # not have started yet (docs/architecture.md, Platform facts), so declare what we publish to.
             await declare_streams(js, (EVENTS, DLQ))
             stores["store"] = await document_store(js)
         pipeline = IngestPipeline(
@@ -98,6 +105,7 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
             sink=BusSink(broker, ledger),
             options=options,
             limits=limits,
+            turns=turns,
         )
         last_delivery = is_last_delivery(msg, settings.max_deliver)
 
@@ -111,7 +119,17 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
                     await _give_up(pipeline, upload)
                 raise
 
-        await process_delivery(msg, DocumentUploaded, handle, broker=broker, max_deliver=settings.max_deliver)
+        async def settle() -> None:
+            await process_delivery(
+                msg, DocumentUploaded, handle, broker=broker, max_deliver=settings.max_deliver
+            )
+
+        keepalive = await ack_wait_of(broker, msg) / KEEPALIVES_PER_ACK_WAIT
+        # FastStream's graceful stop waits on the subscriber's lock; admitted work holds it too.
+        lock = getattr(subscriber, "lock", None)
+        await admission.admit(
+            msg, settle, keepalive_seconds=keepalive, lock=lock if hasattr(lock, "acquire") else None
+        )
 
     # Deletions have their own consumer: a long ingestion must not hold up a user's delete.
     @durable_pull_subscriber(router, DOCS_DELETED, stream=DOCS, durable=DELETIONS_CONSUMER, settings=settings)
@@ -120,7 +138,7 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
             stores["store"] = await document_store(js)
 
         async def handle(event: DocumentDeleted) -> None:
-            await remove_document_data(event, index=index, store=stores["store"])
+            await remove_document_data(event, catalog=catalog, index=index, store=stores["store"])
 
         await process_delivery(msg, DocumentDeleted, handle, broker=broker, max_deliver=settings.max_deliver)
 

@@ -15,7 +15,7 @@ from policypal.bus import run_worker
 from policypal.config import Settings, get_settings
 from policypal.embeddings import Embedder, embedder_from_settings
 from policypal.state import connect_redis
-from policypal.vectorstore import open_chunk_index
+from policypal.vectorstore import UnownedLocalIndexError, open_chunk_index
 
 RouterFactory = Callable[..., NatsRouter]
 
@@ -44,7 +44,10 @@ async def run_colocated(settings: Settings, names: list[str]) -> None:
         raise SystemExit(f"unknown workers {unknown}; choose from {sorted(factories)}")
     redis: Redis = connect_redis(settings.redis_url)
     embedder: Embedder = embedder_from_settings(settings)
-    index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
+    try:
+        index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
+    except UnownedLocalIndexError as exc:
+        raise SystemExit(str(exc)) from None
     routers = [factories[name](settings, redis=redis, index=index, embedder=embedder) for name in names]
     await run_worker("+".join(names), settings, routers, on_shutdown=[index.aclose, redis.aclose])
 

@@ -10,6 +10,7 @@ from policypal.vectorstore.chunk_index import (
     sparse_vectors,
 )
 from policypal.vectorstore.chunk_place import ChunkPlace
+from policypal.vectorstore.local_owner import UnownedLocalIndexError, require_index_owner
 from policypal.vectorstore.rule_index import RuleIndex, RulePoint, StoredRule
 
 __all__ = [
@@ -21,7 +22,9 @@ __all__ = [
     "RuleIndex",
     "RulePoint",
     "StoredRule",
+    "UnownedLocalIndexError",
     "open_chunk_index",
     "open_qdrant",
+    "require_index_owner",
     "sparse_vectors",
 ]

@@ -1,7 +1,7 @@
 """The ``chunks`` collection: one point per chunk, payload scoped by tenant and user.
 
 Each point has a dense vector (the embedding model's) and a sparse BM25 vector (``bm25``, keywords),
-for hybrid search. Every search filters by tenant (and user): ARCHITECTURE invariant 1.
+for hybrid search. Every search filters by tenant (and user): docs/architecture.md, Invariant: tenant isolation.
 """
 
 import logging
@@ -16,6 +16,7 @@ from policypal.config import Settings
 from policypal.telemetry import service_span
 from policypal.vectorstore import sparse_terms
 from policypal.vectorstore.chunk_place import ChunkPlace
+from policypal.vectorstore.local_owner import require_index_owner
 from policypal.vectorstore.rule_index import RuleIndex
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def point_id(tenant_id: str, chunk_id: str) -> str:
     """Qdrant point id (a UUID) from the tenant and the chunk id.
 
     The tenant is part of it so that no document id, however chosen, lets one tenant overwrite
-    another's points (invariant 1).
+    another's points (docs/architecture.md, Invariant: tenant isolation).
     """
     return str(uuid.uuid5(_POINT_NAMESPACE, f"{tenant_id}/{chunk_id}"))
 
@@ -79,7 +80,11 @@ def open_qdrant(
 
 
 async def open_chunk_index(settings: Settings, *, model_id: str, dimension: int) -> "ChunkIndex":
-    """The chunk index the settings point at (QDRANT_URL, else local Qdrant), collection checked."""
+    """The chunk index the settings point at (QDRANT_URL, else local Qdrant), collection checked.
+
+    For a worker: raises ``UnownedLocalIndexError`` on a local index the embedded launcher does not own.
+    """
+    require_index_owner(settings)
     api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     client = open_qdrant(settings.qdrant_url, path=settings.qdrant_local_path, api_key=api_key)
     index = ChunkIndex(client, model_id=model_id, dimension=dimension)

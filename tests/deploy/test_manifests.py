@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import AliasChoices
 
 from policypal.config import Settings
 
@@ -26,8 +27,11 @@ def _has_main(module: str) -> bool:
 
 def _unknown_env(names: set[str]) -> set[str]:
     """Names among ``names`` that Settings does not read (typos would be silently ignored)."""
-    known = {"NATS_URL", "REDIS_URL", "QDRANT_URL", "OTEL_EXPORTER_OTLP_ENDPOINT", "PORT"}
-    known |= {f"POLICYPAL_{name.upper()}" for name in Settings.model_fields}
+    known = {"OTEL_EXPORTER_OTLP_ENDPOINT"}
+    for name, field in Settings.model_fields.items():
+        known.add(f"POLICYPAL_{name.upper()}")
+        if isinstance(field.validation_alias, AliasChoices):
+            known |= {c for c in field.validation_alias.choices if isinstance(c, str)}
     return names - known
 
 
@@ -40,8 +44,9 @@ def test_compose_runs_every_service_with_real_entry_points() -> None:
     assert {"nats", "redis", "qdrant", "jaeger"} <= set(services)
     assert "-js" in services["nats"]["command"]
     assert "--appendonly" in services["redis"]["command"]
-    env = services["gateway"]["environment"]
-    assert not _unknown_env(set(env))
+    for service in services.values():
+        if service.get("image") == "policypal:latest":
+            assert not _unknown_env(set(service["environment"])), service["command"]
 
 
 def _k8s_documents() -> list[dict[str, Any]]:
@@ -64,6 +69,7 @@ def test_k8s_base_has_a_deployment_per_service() -> None:
         container = spec["template"]["spec"]["containers"][0]
         assert "resources" in container
         assert container["env"][0]["name"] == "POLICYPAL_JWT_SECRET"
+        assert not _unknown_env({variable["name"] for variable in container["env"]})
 
 
 def test_http_services_are_exposed() -> None:

@@ -17,7 +17,7 @@ from policypal.bus import (
 from policypal.config import Settings
 from policypal.contracts import ActionName, ActionRequested
 from policypal.contracts.streams import ACTIONS, DLQ, EVENTS
-from policypal.contracts.subjects import action_requested, dead_letter
+from policypal.contracts.subjects import action_requested, dead_letter, tenant_action_requested
 from policypal.llm import LLM
 
 
@@ -51,8 +51,18 @@ def action_router(
     # Publishers declare the streams they write to at start-up, so start order does not matter.
     router.publisher("events.*.*.*", stream=jstream(EVENTS), title=f"{durable}:events")
     router.publisher(dead_letter(subject), stream=jstream(DLQ), title=f"{durable}:dlq")
+    router.publisher(dead_letter(f"{subject}.*"), stream=jstream(DLQ), title=f"{durable}:dlq-tenants")
 
+    # Other systems publish on actions.<action>.requested.<tenant> (docs/adr/0007): a durable of its own,
+    # since a work-queue stream lets no two consumers share a subject.
     @durable_pull_subscriber(router, subject, stream=ACTIONS, durable=durable, settings=settings)
+    @durable_pull_subscriber(
+        router,
+        tenant_action_requested(action, "*"),
+        stream=ACTIONS,
+        durable=f"{durable}-tenants",
+        settings=settings,
+    )
     async def on_action_requested(msg: DeliveredMessage, broker: CurrentBroker) -> None:
         # The handler must know a delivery is the last one to tell the user before dead-lettering.
         handle = partial(

@@ -1,7 +1,9 @@
-"""One JetStream delivery, handled to the end: parse, run, then ack, retry later, or dead-letter.
+"""One JetStream delivery, handled to the end: admit, parse, run, then ack, retry later, or dead-letter.
 
-Subscribers use manual acknowledgement and hand each message to ``process_delivery`` so that every
-service treats bad input and failures the same way (ARCHITECTURE invariant 4).
+Admission (``policypal.bus.admission``) refuses oversized messages, unknown schema versions and a
+payload whose tenant is not the subject's before anything else reads them. Subscribers use manual
+acknowledgement and hand each message to ``process_delivery`` so that every service treats bad input
+and failures the same way.
 """
 
 import asyncio
@@ -16,6 +18,7 @@ from faststream.nats import NatsBroker, NatsMessage
 from nats.js import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
+from policypal.bus.admission import Refusal, admit
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ
 from policypal.contracts.subjects import dead_letter
@@ -63,10 +66,15 @@ async def process_delivery(
     """
     started = time.perf_counter()
     consumer = msg.raw_message.metadata.consumer
-    try:
-        event: E | ValidationError = model.model_validate_json(msg.body)
-    except ValidationError as exc:
-        event = exc
+    payload, refusal = admit(msg.raw_message.subject, msg.body)
+    event: E | ValidationError | Refusal
+    if refusal is not None:
+        event = refusal
+    else:
+        try:
+            event = model.model_validate(payload)
+        except ValidationError as exc:
+            event = exc
     action = _action_of(event)
     scope = (
         request_scope(event.tenant_id, event.request_id, action)
@@ -87,7 +95,7 @@ def _action_of(event: object) -> str | None:
 async def _settle(
     msg: NatsMessage,
     model: type[E],
-    event: E | ValidationError,
+    event: E | ValidationError | Refusal,
     handle: Callable[[E], Awaitable[None]],
     broker: NatsBroker,
     max_deliver: int,
@@ -95,11 +103,14 @@ async def _settle(
     backoff: Sequence[float],
 ) -> DeliveryOutcome:
     deliveries = msg.raw_message.metadata.num_delivered
+    if isinstance(event, Refusal):
+        await _dead_letter(broker, msg, f"{event.code}: {event.reason}", deliveries, code=event.code)
+        return DeliveryOutcome.DEAD_LETTERED
     if isinstance(event, ValidationError):
         reason = f"invalid {model.__name__}: " + "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in event.errors()
         )
-        await _dead_letter(broker, msg, reason, deliveries)
+        await _dead_letter(broker, msg, reason, deliveries, code="invalid")
         return DeliveryOutcome.DEAD_LETTERED
 
     every = keepalive_seconds or await ack_wait_of(broker, msg) / KEEPALIVES_PER_ACK_WAIT
@@ -107,7 +118,7 @@ async def _settle(
     try:
         await handle(event)
     except Unprocessable as exc:
-        await _dead_letter(broker, msg, f"unprocessable: {exc}", deliveries)
+        await _dead_letter(broker, msg, f"unprocessable: {exc}", deliveries, code="unprocessable")
         return DeliveryOutcome.DEAD_LETTERED
     except asyncio.CancelledError:
         # Shutdown outlasted its grace period: hand the message back now, not after ack_wait.
@@ -117,7 +128,7 @@ async def _settle(
     except Exception as exc:
         logger.exception("handler failed on delivery %d of %s", deliveries, msg.raw_message.subject)
         if deliveries >= max_deliver:
-            await _dead_letter(broker, msg, f"{type(exc).__name__}: {exc}", deliveries)
+            await _dead_letter(broker, msg, f"{type(exc).__name__}: {exc}", deliveries, code="failed")
             return DeliveryOutcome.DEAD_LETTERED
         await msg.nack(delay=backoff[min(deliveries, len(backoff)) - 1])
         return DeliveryOutcome.RETRY
@@ -158,7 +169,9 @@ async def _keep_in_progress(msg: NatsMessage, every: float) -> None:
         await msg.in_progress()
 
 
-async def _dead_letter(broker: NatsBroker, msg: NatsMessage, reason: str, deliveries: int) -> None:
+async def _dead_letter(
+    broker: NatsBroker, msg: NatsMessage, reason: str, deliveries: int, *, code: str
+) -> None:
     raw = msg.raw_message
     meta = raw.metadata
     logger.warning("dead-lettering %s after %d deliveries: %s", raw.subject, deliveries, reason)
@@ -169,6 +182,7 @@ async def _dead_letter(broker: NatsBroker, msg: NatsMessage, reason: str, delive
             # One dead letter per stream message, however often this runs.
             "Nats-Msg-Id": f"dlq:{meta.stream}:{meta.sequence.stream}",
             "Policypal-Error": reason[:2000],
+            "Policypal-Error-Code": code,
             "Policypal-Original-Subject": raw.subject,
             "Policypal-Deliveries": str(deliveries),
         },

@@ -4,6 +4,10 @@ nats-server comes from its wheel when NATS_URL is unset and Valkey from its whee
 unset; both keep their data under POLICYPAL_DATA_DIR so a restart keeps documents and conversations.
 Local Qdrant is single-process, so without QDRANT_URL the ingestor and the action workers share one
 process (``policypal.cli.colocated``).
+
+The embedded nats-server admits no anonymous client: each process connects as its own user with the
+permissions of the services it runs (docs/adr/0007); other systems' credentials, made with
+``policypal bus-credential create``, are kept under POLICYPAL_DATA_DIR/bus across restarts.
 """
 
 import signal
@@ -14,11 +18,22 @@ from pathlib import Path
 from types import FrameType
 
 from policypal.auth import issue_token
+from policypal.cli.bus_credentials import BusCredentials
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
 
 #: Workers that open Qdrant; colocated when Qdrant is local.
 VECTOR_WORKERS = ("ingestor", "actions.inquire", "actions.summarize", "actions.compare", "actions.audit")
+COLOCATED = "ingestor+actions"
+#: The NATS user of each process and the services whose permissions it has.
+PROCESS_USERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "resolver": ("resolver", ("resolver",)),
+    "notifier": ("notifier", ("notifier",)),
+    "gateway": ("gateway", ("gateway",)),
+    "ingestor": ("ingestor", ("ingestor",)),
+    COLOCATED: ("ingestor-actions", ("ingestor", "actions")),
+    **{name: ("actions", ("actions",)) for name in VECTOR_WORKERS if name.startswith("actions.")},
+}
 
 
 @dataclass
@@ -27,6 +42,9 @@ class EmbeddedSystem:
 
     settings: Settings
     processes: list[ManagedProcess] = field(default_factory=list)
+    #: NATS user -> password of this run, when the embedded nats-server was started.
+    bus_passwords: dict[str, str] = field(default_factory=dict)
+    nats_url: str | None = None
 
     @property
     def log_dir(self) -> Path:
@@ -41,7 +59,14 @@ class EmbeddedSystem:
         try:
             nats_url = self.settings.nats_url
             if nats_url is None:
-                nats = start_nats_server(data_dir / "nats", log_path=self.log_dir / "nats-server.log")
+                credentials = BusCredentials(data_dir / "bus")
+                self.bus_passwords = credentials.issue_service_credentials(dict(PROCESS_USERS.values()))
+                nats = start_nats_server(
+                    data_dir / "nats",
+                    log_path=self.log_dir / "nats-server.log",
+                    config=credentials.config_path,
+                    pid_file=credentials.pid_file,
+                )
                 self.processes.append(nats)
                 nats_url = nats.url
             redis_url = self.settings.redis_url
@@ -49,6 +74,7 @@ class EmbeddedSystem:
                 valkey = start_valkey(data_dir / "valkey", log_path=self.log_dir / "valkey.log")
                 self.processes.append(valkey)
                 redis_url = valkey.url
+            self.nats_url = str(nats_url)
             env |= {"NATS_URL": str(nats_url), "REDIS_URL": str(redis_url)}
             self._start_services(env)
         except BaseException:
@@ -60,10 +86,14 @@ class EmbeddedSystem:
         if self.settings.qdrant_url:
             workers = [(name, [python, "-m", name]) for name in VECTOR_WORKERS]
         else:
-            workers = [("ingestor+actions", [python, "-m", "policypal.cli.colocated", *VECTOR_WORKERS])]
+            workers = [(COLOCATED, [python, "-m", "policypal.cli.colocated", *VECTOR_WORKERS])]
+            # That one process owns local Qdrant; a worker started any other way refuses to open it.
+            env = env | {"POLICYPAL_QDRANT_LOCAL_OWNER": str(self.settings.qdrant_local_path.resolve())}
         for name, argv in [("resolver", [python, "-m", "resolver"]), *workers]:
             self.processes.append(
-                ManagedProcess.start(name, argv, env=env, log_path=self.log_dir / f"{name}.log")
+                ManagedProcess.start(
+                    name, argv, env=self._env_of(name, env), log_path=self.log_dir / f"{name}.log"
+                )
             )
         for name, port in (("notifier", self.settings.notifier_port), ("gateway", self.settings.port)):
             self.processes.append(
@@ -72,11 +102,18 @@ class EmbeddedSystem:
                     [python, "-m", name],
                     port,
                     f"http://{self.settings.host}:{port}",
-                    env=env,
+                    env=self._env_of(name, env),
                     log_path=self.log_dir / f"{name}.log",
                     ready_timeout=60.0,
                 )
             )
+
+    def _env_of(self, process: str, env: dict[str, str]) -> dict[str, str]:
+        """``env`` with the NATS user of ``process`` when this run issued the bus credentials."""
+        user = PROCESS_USERS[process][0]
+        if user not in self.bus_passwords:
+            return env
+        return env | {"NATS_USER": user, "NATS_PASSWORD": self.bus_passwords[user]}
 
     def stop(self) -> None:
         """Stop services first, infrastructure last, each with SIGTERM (graceful)."""
@@ -108,6 +145,8 @@ def run_until_interrupted(settings: Settings, *, tenant: str, user: str) -> int:
         f"  Events:  {settings.events_base_url}\n"
         f"  Token:   {token}\n"
         f"           (tenant {tenant!r}, user {user!r}; another: policypal token --tenant T --user U)\n"
+        f"  Bus:     {system.nats_url}  (no anonymous access; a credential for another system:\n"
+        f"           policypal bus-credential create --tenant T --name N)\n"
         f"Press Ctrl-C to stop.",
         flush=True,
     )

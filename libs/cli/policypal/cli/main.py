@@ -1,12 +1,17 @@
-"""``policypal up``, ``policypal token`` and ``policypal ingest``."""
+"""``policypal up``, ``token``, ``ingest``, ``bus-credential`` and ``bus-deployment``."""
 
 import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policypal.auth import issue_token
+from policypal.cli.bus_deployment_command import add_bus_deployment_command
 from policypal.config import get_settings
+
+if TYPE_CHECKING:
+    from policypal.cli.bus_credentials import BusCredentials
 
 
 def _token(args: argparse.Namespace) -> int:
@@ -28,6 +33,44 @@ def _ingest(args: argparse.Namespace) -> int:
     api_url = args.api_url or f"http://{settings.host}:{settings.port}"
     options = IngestOptions(title=args.title, version=args.version, doc_type=args.doc_type, set_name=args.set)
     return run_ingest(api_url, args.events_url or settings.events_base_url, token, args.paths, options)
+
+
+def _bus_credential(args: argparse.Namespace) -> int:
+    from policypal.cli.bus_credentials import BusCredentials
+
+    credentials = BusCredentials(args.bus_dir or get_settings().data_dir / "bus")
+    if args.action == "create":
+        created = credentials.create_external(args.tenant, args.name)
+        print(
+            f"NATS user:     {created.user}\n"
+            f"NATS password: {created.password}   (shown once; only its hash is kept)\n"
+            f"Publish:       {created.publish_subject}  (JetStream, stream ACTIONS)\n"
+            f"Subscribe:     {created.events_subject}\n"
+            f"Inbox prefix:  {created.inbox_prefix}  (connect with it: JetStream acks arrive there)\n"
+            f"See docs/publishing-audits.md."
+        )
+        _note_deployed_reload(credentials)
+        return 0
+    if args.action == "revoke":
+        if credentials.revoke_external(args.user):
+            print(f"revoked {args.user}")
+            _note_deployed_reload(credentials)
+            return 0
+        print(f"no credential {args.user!r}", file=sys.stderr)
+        return 1
+    for existing in credentials.external():
+        print(f"{existing.user}\ttenant {existing.tenant_id}\tcreated {existing.created_at}")
+    return 0
+
+
+def _note_deployed_reload(credentials: "BusCredentials") -> None:
+    """Say what to do when no nats-server of this directory runs here (a compose or Kubernetes one)."""
+    if not credentials.pid_file.exists():
+        print(
+            f"No nats-server of {credentials.directory} runs on this machine: it takes effect once the\n"
+            f"server reloads {credentials.config_path} (deploy/README.md).",
+            file=sys.stderr,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +101,25 @@ def main(argv: list[str] | None = None) -> int:
     ingest.add_argument("--tenant", default="dev", help="tenant of the development token")
     ingest.add_argument("--user", default="dev", help="user of the development token")
     ingest.set_defaults(run=_ingest)
+
+    bus = commands.add_parser(
+        "bus-credential",
+        help="NATS credentials of other systems, each scoped to one tenant's audits and events",
+    )
+    bus.add_argument(
+        "--bus-dir",
+        type=Path,
+        help="credential directory of the nats-server (default: POLICYPAL_DATA_DIR/bus)",
+    )
+    bus_actions = bus.add_subparsers(dest="action", required=True)
+    create = bus_actions.add_parser("create", help="a new credential; prints its password once")
+    create.add_argument("--tenant", required=True, help="the one tenant it may publish and read for")
+    create.add_argument("--name", required=True, help="what the credential is for, e.g. billing-bot")
+    revoke = bus_actions.add_parser("revoke", help="remove a credential; its connections are closed")
+    revoke.add_argument("user", help="the credential's NATS user")
+    bus_actions.add_parser("list", help="the credentials, without passwords")
+    bus.set_defaults(run=_bus_credential)
+    add_bus_deployment_command(commands)
 
     args = parser.parse_args(argv)
     result: int = args.run(args)

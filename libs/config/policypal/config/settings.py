@@ -14,7 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 #: Accepted only in development and test: anywhere else a real secret must be configured.
 DEV_JWT_SECRET = "policypal-dev-secret-change-me-0123456789"
 
-#: What a language model is used for; each maps to a model tier (seed 000's MODEL_MAP).
+#: What a language model is used for; each maps to a model tier (docs/product.md, Model map).
 LLMTask = Literal[
     "summarize",
     "inquire",
@@ -47,6 +47,12 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=Path(".policypal"), description="Embedded stores live here.")
 
     nats_url: str | None = Field(default=None, validation_alias=_env("NATS_URL"))
+    nats_user: str | None = Field(
+        default=None,
+        validation_alias=_env("NATS_USER"),
+        description="This service's NATS user (docs/adr/0007).",
+    )
+    nats_password: SecretStr | None = Field(default=None, validation_alias=_env("NATS_PASSWORD"))
     redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
     qdrant_url: str | None = Field(default=None, validation_alias=_env("QDRANT_URL"))
     qdrant_api_key: SecretStr | None = Field(default=None, validation_alias=_env("QDRANT_API_KEY"))
@@ -74,6 +80,20 @@ class Settings(BaseSettings):
     )
     jwt_jwks_cache_seconds: int = Field(default=300, gt=0, description="How long JWKS keys are cached.")
     widget_session_ttl_seconds: int = Field(default=3600, gt=0, description="Lifetime of a widget session.")
+    widget_sessions_per_tenant: int = Field(
+        default=300, gt=0, description="Widget sessions a tenant's visitors may open per rate-limit window."
+    )
+    widget_sessions_per_address: int = Field(
+        default=20, gt=0, description="Widget sessions one client address may open per tenant and window."
+    )
+    widget_requests_per_tenant: int = Field(
+        default=1200,
+        gt=0,
+        description="Requests of all a tenant's widget visitors per window (apart from its users' budget).",
+    )
+    event_ticket_ttl_seconds: int = Field(
+        default=60, gt=0, le=600, description="Lifetime of a single-use ticket that opens an event stream."
+    )
     rate_limit_window_seconds: int = Field(default=60, gt=0)
     rate_limit_tenant_requests: int = Field(default=1200, gt=0, description="Per tenant and window.")
     rate_limit_principal_requests: int = Field(
@@ -83,7 +103,24 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
     max_pages: int = Field(default=2000, gt=0, description="A PDF with more pages fails (too_many_pages).")
     ingest_concurrency: int = Field(
-        default=2, ge=1, le=16, description="Documents one ingestor process works on at once."
+        default=4, ge=1, le=16, description="Documents one ingestor process works on at once (taking turns)."
+    )
+    ingest_work_slots: int = Field(
+        default=1, ge=1, le=16, description="Parse or embed steps one ingestor process runs at the same time."
+    )
+    max_text_chars: int = Field(
+        default=8_000_000, gt=0, description="A document with more extracted text fails (too_much_text)."
+    )
+    max_chunks: int = Field(
+        default=10_000, gt=0, description="A document cut into more passages fails (too_much_text)."
+    )
+    max_page_chars: int = Field(
+        default=100_000, gt=0, description="A PDF page holding more text than this fails (too_much_text)."
+    )
+    qdrant_local_owner: Path | None = Field(
+        default=None,
+        description="Set by the embedded launcher: the local Qdrant directory this process owns. A worker "
+        "without QDRANT_URL refuses to start unless it is set to its own directory.",
     )
     max_unpacked_bytes: int = Field(
         default=256 * 1024 * 1024, gt=0, description="A DOCX that would unpack to more fails (bomb)."

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from policypal.contracts.audit import MAX_SOURCE_TEXT
 from policypal.contracts.envelope import Envelope, SafeId
 
 DocType = Literal["regulatory", "policy"]
@@ -115,7 +116,7 @@ class ResolvedDocument(_Part):
 
 
 class UserContext(_Part):
-    """What the user told us about themselves, for tone and relevance (seed 000)."""
+    """What the user told us about themselves, for tone and relevance (docs/product.md, User context)."""
 
     industry: str | None = None
     location: str | None = None
@@ -136,7 +137,11 @@ class ActionRequested(Envelope):
     # Added after v1's first release: optional, so v1 samples still parse (ADR 0002).
     message_id: str | None = Field(default=None, description="The user message that started the request.")
     source_document_id: SafeId | None = None
-    source_text: str | None = None
+    source_text: str | None = Field(
+        default=None,
+        max_length=MAX_SOURCE_TEXT,
+        description="Pasted text to audit (at most 50,000 characters).",
+    )
     target_document_ids: list[SafeId] = Field(default_factory=list)
     web: bool = False
     user_context: UserContext = Field(default_factory=UserContext)

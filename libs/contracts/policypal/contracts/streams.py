@@ -21,7 +21,10 @@ class StreamSpec:
 
 DOCS: Final = StreamSpec("DOCS", ("docs.>",), max_age_seconds=30 * DAY_SECONDS)
 CHAT: Final = StreamSpec("CHAT", ("chat.>",), max_age_seconds=7 * DAY_SECONDS)
-ACTIONS: Final = StreamSpec("ACTIONS", ("actions.*.requested",), retention="workqueue")
+#: ``actions.<action>.requested`` from PolicyPal's services; ``...requested.<tenant>`` from other systems.
+ACTIONS: Final = StreamSpec(
+    "ACTIONS", ("actions.*.requested", "actions.*.requested.*"), retention="workqueue"
+)
 EVENTS: Final = StreamSpec("EVENTS", ("events.>",), max_age_seconds=7 * DAY_SECONDS)
 DLQ: Final = StreamSpec("DLQ", ("dlq.>",), max_age_seconds=30 * DAY_SECONDS)
 

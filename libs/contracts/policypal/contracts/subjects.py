@@ -37,6 +37,25 @@ def action_requested(action: ActionName) -> str:
     return f"actions.{action}.requested"
 
 
+def tenant_action_requested(action: ActionName, tenant_id: str) -> str:
+    """Subject of an action request published by another system for one tenant.
+
+    The tenant is a subject token so that NATS permissions can scope an external credential to it
+    (docs/adr/0007); PolicyPal's own services keep publishing ``actions.<action>.requested``.
+    """
+    return f"actions.{action}.requested.{tenant_id}"
+
+
+def tenant_of_subject(subject: str) -> str | None:
+    """The tenant a subject names (``actions.*.requested.<tenant>``, ``events.<tenant>.>``), if any."""
+    tokens = subject.split(".")
+    if len(tokens) == 4 and tokens[0] == "actions" and tokens[2] == "requested":
+        return tokens[3]
+    if len(tokens) == 4 and tokens[0] == "events":
+        return tokens[1]
+    return None
+
+
 def thread_events(tenant_id: str, thread_id: str, kind: str) -> str:
     """Subject of one event of a thread (a conversation or a document)."""
     return f"events.{tenant_id}.{thread_id}.{kind}"

@@ -6,11 +6,15 @@ from policypal.contracts import Citation
 
 
 class CitationMarkers:
-    """Hands out markers 1..N in the order extracts are cited; the same extract keeps its marker."""
+    """Hands out markers 1..N in the order extracts are cited; the same extract keeps its marker.
 
-    def __init__(self) -> None:
+    ``first`` starts the numbering later, for citations added after those of another part of an answer.
+    """
+
+    def __init__(self, first: int = 1) -> None:
         self._markers: dict[tuple[str, int], int] = {}
         self._citations: list[Citation] = []
+        self._first = first
 
     def mark(self, extract: Extract) -> int | None:
         """The marker citing ``extract``; None when its quote is not verbatim in its chunk (then drop it)."""
@@ -20,7 +24,7 @@ class CitationMarkers:
         quote = quote_from(extract.text)
         if not is_verbatim(quote, extract.chunk.text):
             return None
-        marker = len(self._citations) + 1
+        marker = self._first + len(self._citations)
         self._markers[key] = marker
         self._citations.append(
             Citation(

@@ -176,6 +176,11 @@ def centrality(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return scores
 
 
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry its subject: lower-cased, stopwords and short words left out."""
+    return [word for word in _WORD.findall(text.lower()) if word not in _STOPWORDS]
+
+
 def _cluster(vectors: npt.NDArray[np.float32], k: int) -> list[int]:
     seeds = [int(np.argmax(centrality(vectors)))]
     while len(seeds) < k:

@@ -1,1 +1,1 @@
-"""The @Summarize worker: an extractive summary of each tagged document from a stratified sample."""
+"""The @Summarize worker: each tagged document summarised part by part, from its own structure."""

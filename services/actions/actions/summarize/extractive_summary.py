@@ -1,97 +1,108 @@
-"""The offline summary: per document, the most central sentences of its sample, in reading order.
+"""The offline summary: each document part by part, its key statements quoted in reading order.
 
-Centrality is the cosine similarity of a sentence to the centre of all sampled sentences of its
-document: the sentences most typical of what the document says. Near-duplicates are skipped so the
-summary does not repeat itself. No language model: every sentence is quoted as written and cited.
+A long document opens with an overview (its statement of purpose and its most central rules, and
+what its parts are); then every top-level part with material gets its key statements, each quoted
+as written and cited; parts that are only contents, indexes, change logs or notices are named at the
+end as not summarised. No language model: nothing is paraphrased.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from actions.citation_markers import CitationMarkers, shown
-from actions.extracts import Extract
 from actions.request_lifecycle import ActionAnswer
-from actions.stratified_sampling import DocumentSample
-from actions.themes import centrality
+from actions.summarize.key_statements import KeyStatement, StructuredDigest
 from policypal.contracts import ResolvedDocument
 
-#: Sentences in the summary of a single document, and of each document when there are several.
-SENTENCES_SINGLE = 6
-SENTENCES_EACH = 4
-#: A sentence this similar to one already chosen adds nothing new.
-NEAR_DUPLICATE = 0.9
+#: Parts named in the overview's list, at most (the rest are counted).
+LISTED_PARTS = 30
 
 OFFLINE_NOTE = (
-    "Offline mode: this summary was composed from passages sampled across each document without a "
-    "language model. The sentences are quoted as written; read the cited pages for their full context."
+    "Offline mode: this summary was composed without a language model from the key statements of "
+    "each part of the document, in its order. The sentences are quoted as written; read the cited "
+    "pages for their full context."
 )
 
 
 @dataclass(frozen=True)
-class DocumentDigest:
-    """One document's sample and the sentences chosen to summarise it."""
+class DocumentSummary:
+    """One document and its digest."""
 
     document: ResolvedDocument
-    sample: DocumentSample
-    sentences: list[Extract]
+    digest: StructuredDigest
 
 
-def central_sentences(
-    extracts: Sequence[Extract], vectors: npt.NDArray[np.float32], count: int
-) -> list[Extract]:
-    """The ``count`` most central, mutually distinct ``extracts``, in reading order."""
-    scores = centrality(vectors)
-    chosen: list[int] = []
-    for i in sorted(range(len(extracts)), key=lambda i: (-float(scores[i]), extracts[i].reading_position)):
-        if len(chosen) == count:
-            break
-        if chosen and float(np.max(vectors[chosen] @ vectors[i])) >= NEAR_DUPLICATE:
-            continue
-        chosen.append(i)
-    return sorted((extracts[i] for i in chosen), key=lambda e: e.reading_position)
-
-
-def compose_summary(digests: Sequence[DocumentDigest]) -> ActionAnswer:
-    """The summary answer: one section per document, with attribution when there are several."""
+def compose_summary(summaries: Sequence[DocumentSummary]) -> ActionAnswer:
+    """The summary answer: one section per document (headed when there are several), part by part."""
     markers = CitationMarkers()
-    several = len(digests) > 1
+    several = len(summaries) > 1
     lines: list[str] = []
-    for digest in digests:
-        doc = digest.document
-        heading = f"“{doc.title}” (version {doc.version})"
+    for summary in summaries:
+        heading = f"“{summary.document.title}” (version {summary.document.version})"
         if several:
             lines.append(f"### {heading}")
-        cited = [(sentence, markers.mark(sentence)) for sentence in digest.sentences]
-        bullets = [f"- {shown(sentence)} [{marker}]" for sentence, marker in cited if marker is not None]
-        if not bullets:
-            lines.append(
-                f"No indexed text was found in {heading}; it may still be processing or have failed."
-            )
-        else:
-            sample = digest.sample
-            lines.append(
-                f"{'Key points' if several else f'Key points of {heading}'}, from {len(sample.chunks)} of "
-                f"{sample.total_chunks} passages sampled from beginning to end:"
-            )
-            lines.extend(bullets)
+        lines.extend(_document_lines(summary.digest, heading, markers))
         lines.append("")
     lines.append(OFFLINE_NOTE)
     return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
-        result={"documents": [sample_coverage(digest.sample) for digest in digests]},
+        result={"documents": [structure_coverage(s) for s in summaries]},
     )
 
 
-def sample_coverage(sample: DocumentSample) -> dict[str, object]:
-    """What was read of a document, so a reader (and a test) can see the sample spans it."""
+def _document_lines(digest: StructuredDigest, heading: str, markers: CitationMarkers) -> list[str]:
+    summarised = [p for p in digest.parts if p.chosen]
+    if not summarised:
+        return [f"No indexed text was found in {heading}; it may still be processing or have failed."]
+    size = f"{digest.pages} pages" if digest.pages else f"{digest.total_chunks} passages"
+    titles = [p.part.title for p in digest.parts if not p.part.lead]
+    lines = [f"Summary of {heading}, {size} in {len(titles)} parts, each from its key statements in order."]
+    if digest.overview:
+        listed = ", ".join(titles[:LISTED_PARTS]) + (
+            f" and {len(titles) - LISTED_PARTS} more" if len(titles) > LISTED_PARTS else ""
+        )
+        lines += [
+            "",
+            "**Overview**",
+            *_bullets(digest.overview, markers),
+            f"It is organised in {len(titles)} parts: {listed}.",
+        ]
+    for part in summarised:
+        pages = f" ({part.part.pages})" if part.part.pages else ""
+        lines += ["", f"**{part.part.title}**{pages}", *_bullets(part.chosen, markers)]
+    skipped = [p.part.title for p in digest.parts if not p.chosen and not p.part.lead]
+    if skipped:
+        lines += [
+            "",
+            f"Not summarised, as no sentence there reads alone (contents, indexes, change logs, notices, figures "
+            f"or tables): {'; '.join(skipped)}.",
+        ]
+    return lines
+
+
+def _bullets(statements: Sequence[KeyStatement], markers: CitationMarkers) -> list[str]:
+    cited = [(s, markers.mark(s.extract)) for s in statements]
+    return [f"- {shown(s.extract)} [{marker}]" for s, marker in cited if marker is not None]
+
+
+def structure_coverage(summary: DocumentSummary) -> dict[str, object]:
+    """What the summary covers of a document, part by part, so a reader (and a test) can check it."""
+    digest = summary.digest
     return {
-        "document_id": sample.document_id,
-        "chunks_total": sample.total_chunks,
-        "chunks_sampled": len(sample.chunks),
-        "sampled_chunk_indexes": [chunk.chunk_index for chunk in sample.chunks],
-        "sampled_pages": sorted({chunk.page for chunk in sample.chunks if chunk.page is not None}),
+        "document_id": summary.document.document_id,
+        "chunks_total": digest.total_chunks,
+        "pages": digest.pages,
+        "parts": [
+            {
+                "title": p.part.title,
+                "first_page": p.part.first_page,
+                "last_page": p.part.last_page,
+                "chunks": len(p.part.chunks),
+                "statements": len(p.ranked),
+                "points": len(p.chosen),
+            }
+            for p in digest.parts
+        ],
+        "overview_points": len(digest.overview),
     }

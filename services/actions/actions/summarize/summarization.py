@@ -1,29 +1,31 @@
-"""One @Summarize request: sample each document, then draft the summary with the model or offline."""
+"""One @Summarize request: read each document whole, find its parts, then summarise them in order.
 
+The offline summary quotes each part's key statements; with a model, the same per-part material is
+drafted within the per-call passage budget (see ``drafted_summary``).
+"""
+
+import asyncio
 import logging
 from dataclasses import replace
 
 from actions.drafting import llm_fallback_notice
-from actions.extracts import embed_extracts, sentence_extracts
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
-from actions.stratified_sampling import DocumentSample, sample_document
+from actions.summarize.document_parts import document_parts
 from actions.summarize.drafted_summary import draft_summary
-from actions.summarize.extractive_summary import (
-    SENTENCES_EACH,
-    SENTENCES_SINGLE,
-    DocumentDigest,
-    central_sentences,
-    compose_summary,
-)
-from policypal.contracts import ActionRequested, ResolvedDocument
+from actions.summarize.extractive_summary import DocumentSummary, compose_summary
+from actions.summarize.key_statements import StructuredDigest, digest_document
+from policypal.contracts import ActionRequested
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
-from policypal.vectorstore import ChunkIndex
+from policypal.vectorstore import ChunkIndex, ChunkPoint
 
 logger = logging.getLogger(__name__)
 
-#: Seed 000: 1-5 documents per action.
+#: The product allows 1-5 documents per action.
 MAX_DOCUMENTS = 5
+#: Key statements per part: more for a single document, fewer each when several share the answer.
+POINTS_SINGLE = 3
+POINTS_EACH = 2
 
 
 async def summarize(
@@ -35,7 +37,7 @@ async def summarize(
     embedder: Embedder,
     llm: LLM | None = None,
 ) -> ActionAnswer:
-    """The summary of the request's documents (1-5), each from its stratified sample.
+    """The summary of the request's documents (1-5), each part by part in its own order.
 
     With an ``llm`` the model drafts it, streamed to ``tokens``; without one, or when the model fails
     after its retries, it is the offline extractive summary (then with a notice).
@@ -49,35 +51,32 @@ async def summarize(
             f"Please tag at most {MAX_DOCUMENTS} documents to summarise; {len(documents)} were given.",
         )
     titles = ", ".join(f"“{doc.title}”" for doc in documents)
-    await progress("sampling", f"Reading passages from beginning to end of {titles}…")
-    samples = [
-        await sample_document(
-            index, tenant_id=event.tenant_id, user_id=event.user_id, document_id=doc.document_id
+    await progress(
+        "reading", f"Reading {titles} and finding {'its' if len(documents) == 1 else 'their'} parts…"
+    )
+    points = POINTS_SINGLE if len(documents) == 1 else POINTS_EACH
+    summaries = []
+    for doc in documents:
+        chunks = await index.document_chunks(
+            tenant_id=event.tenant_id, user_id=event.user_id, document_id=doc.document_id
         )
-        for doc in documents
-    ]
-    pairs = list(zip(documents, samples, strict=True))
+        # CPU-bound (about a second for a 200-page manual): off the event loop.
+        digest = await asyncio.to_thread(_digest, chunks, points)
+        summaries.append(DocumentSummary(doc, digest))
     notices: list[str] = []
-    if llm is not None and tokens is not None:
-        await progress("summarizing", "Summarizing the key points, rules and requirements of each document…")
+    # Nothing to send (nothing indexed yet): the offline answer says so without a model call.
+    material = any(part.chosen for summary in summaries for part in summary.digest.parts)
+    if llm is not None and tokens is not None and material:
+        await progress("summarizing", "Summarizing the key points, rules and requirements of each part…")
         try:
-            return await draft_summary(event, pairs, llm=llm, embedder=embedder, on_delta=tokens)
+            return await draft_summary(event, summaries, llm=llm, embedder=embedder, on_delta=tokens)
         except LLMError as exc:
             logger.warning("summarize answered offline: %s", exc)
             notices.append(llm_fallback_notice("summary"))
     else:
-        await progress("summarizing", "Selecting the sentences that best represent each document…")
-    answer = await _extractive(pairs, embedder)
-    return replace(answer, notices=notices)
+        await progress("summarizing", "Selecting the key statements of each part…")
+    return replace(compose_summary(summaries), notices=notices)
 
 
-async def _extractive(
-    pairs: list[tuple[ResolvedDocument, DocumentSample]], embedder: Embedder
-) -> ActionAnswer:
-    count = SENTENCES_SINGLE if len(pairs) == 1 else SENTENCES_EACH
-    digests = []
-    for doc, sample in pairs:
-        extracts = sentence_extracts(sample.chunks)
-        vectors = await embed_extracts(embedder, extracts)
-        digests.append(DocumentDigest(doc, sample, central_sentences(extracts, vectors, count)))
-    return compose_summary(digests)
+def _digest(chunks: list[ChunkPoint], points: int) -> StructuredDigest:
+    return digest_document(chunks, document_parts(chunks), max_points=points)

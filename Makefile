@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: up test test-slow lint typecheck schemas bench clean install
+.PHONY: up test test-fast test-slow lint typecheck schemas bench clean install
 
 $(STAMP): requirements/*.txt libs/*/pyproject.toml services/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(STAMP)
 	$(BIN)/mypy libs/*/policypal services/*/*/ --no-error-summary
 	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
+
+# The fast lane: unit and contract tests only (no real server, no process), about a minute. `make test`
+# stays the whole suite and the CI command.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not integration and not e2e and not faults and not slow"
 
 # The LLM path against a real llama.cpp server with a small packaged model (tests marked slow; not in
 # `make test`). The first run builds llama-cpp-python from source (~7 min on 2 cores, niced so the

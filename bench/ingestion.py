@@ -1,4 +1,4 @@
-"""Ingestion throughput and peak memory: our pipeline versus the seed's LangChain stack, same run.
+"""Ingestion throughput and peak memory: our pipeline versus the baseline LangChain stack, same run.
 
     .venv/bin/pip install -r requirements/bench.txt
     .venv/bin/python -m bench.ingestion [--pdf PATH | --pages N]

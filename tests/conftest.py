@@ -69,3 +69,17 @@ def finished_spans() -> Iterator[InMemorySpanExporter]:
 def metric_reader() -> InMemoryMetricReader:
     """The SDK's in-memory reader of this process's metrics (cumulative: compare before and after)."""
     return installed_metric_reader()
+
+
+#: Fixtures that start a real server: a test using any of them belongs to the integration lane.
+_REAL_SERVERS = frozenset({"nats_server", "valkey_server", "redis_client"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark tests that need a real server as ``integration``, so `make test-fast` leaves them out even
+    when their module forgot the mark."""
+    for item in items:
+        if _REAL_SERVERS & set(getattr(item, "fixturenames", ())) and not any(
+            item.get_closest_marker(lane) for lane in ("integration", "e2e", "faults")
+        ):
+            item.add_marker(pytest.mark.integration)

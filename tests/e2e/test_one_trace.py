@@ -57,7 +57,7 @@ async def test_a_chat_request_is_one_trace_across_every_service(tmp_path: Path) 
         assert services >= EXPECTED_SERVICES, services
         names = {(span.service, span.name) for span in trace}
         assert ("notifier", "sse deliver") in names
-        # The worker's steps (issue 7: spans for embed, search), stamped with the request.
+        # The worker's steps (docs/architecture.md, Invariant: one trace: spans for embed, search), stamped with the request.
         worker = "+".join(VECTOR_WORKERS)
         steps = [span for span in trace if span.service == worker and span.name in {"embed", "search"}]
         assert {span.name for span in steps} == {"embed", "search"}, names

@@ -1,4 +1,4 @@
-"""LLM settings (model map of seed 000, offline by default), prompt order and strict schemas."""
+"""LLM settings (docs/product.md, Model map; offline by default), prompt order and strict schemas."""
 
 import pytest
 from pydantic import BaseModel, ValidationError

@@ -1,4 +1,4 @@
-"""The resolver's scenario set: seed 000/001/002 examples and variations, with what should happen.
+"""The resolver's scenario set: the product's examples (docs/product.md, The resolver) and variations, with what should happen.
 
 Each scenario is one message in a conversation whose registry is given (document id -> turn last
 used). ``expected`` is the outcome kind ("plan" or the interrupt type, or a refusal code), the action

@@ -151,7 +151,7 @@ async def test_the_action_decided_goes_on_the_handling_span_and_the_document_cal
     ours = [dict(span.attributes or {}) for span in finished_spans.get_finished_spans()]
     ours = [attributes for attributes in ours if attributes.get("policypal.request_id") == "req-1"]
     action = {str(a.get("policypal.llm.task", "handle resolver")): a.get("policypal.action") for a in ours}
-    # Issue 7: the intent call runs before the action is known; everything after it carries it.
+    # docs/architecture.md, Invariant: one trace: the intent call runs before the action is known; everything after it carries it.
     assert action == {"intent": None, "doc_resolution": "audit", "handle resolver": "audit"}
 
 

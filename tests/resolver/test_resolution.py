@@ -1,6 +1,6 @@
 """Explicit mentions through the pipeline: each error the user can fix, questions, and the plan.
 
-Changed deliberately with issue 4 (was: only @Inquire with tagged documents): a message without an
+Changed deliberately (was: only @Inquire with tagged documents): a message without an
 @action is classified, every action is routed, @Inquire may have no documents, and a tag-only
 @Inquire asks for the question (text_input) instead of ending in an error.
 """
@@ -42,7 +42,7 @@ async def test_explicit_inquire_becomes_a_plan_with_clean_query_and_titles() -> 
         ("d1", "Policy d1", "2024", "policy"),
         ("d2", "Policy d2", "2024", "policy"),
     ]
-    # Explicit @action: no intent step and no status line for it (seed 001).
+    # Explicit @action: no intent step and no status line for it (docs/product.md, Intent).
     assert stages == [
         "documents: Finding documents…",
         "docs_found: Found 2 documents: Policy d1 (2024), Policy d2 (2024)",

@@ -1,4 +1,4 @@
-"""Issue 4's scenario suite on the offline path, over a real nats-server and Valkey.
+"""The resolver's scenario suite on the offline path, over a real nats-server and Valkey.
 
 Each test talks to the resolver the way the gateway does (stored turn, then ``chat.requested`` or
 ``chat.resumed``) and reads what it publishes: action requests, interrupts, errors, status lines.

@@ -1,4 +1,4 @@
-"""Issue 4's scenario suite on the LLM path, over a real nats-server, Valkey and OpenAI-compatible server.
+"""The resolver's scenario suite on the LLM path, over a real nats-server, Valkey and OpenAI-compatible server.
 
 The model is a real HTTP server scripted per scenario; each test asserts how many calls the turn took
 and which (intent, documents), that a resumed turn repeats none, that a failed model falls back to the
@@ -86,7 +86,7 @@ async def test_explicit_action_skips_the_classifier_and_pure_mentions_skip_the_m
     action = await talk.outcome(request)
     assert (action["action"], ids(action)) == ("compare", ["bn24", "bn25"])
     assert tasks(openai_server.requests) == ["documents"]
-    # Seed 002: the full message, mentions in place.
+    # docs/product.md, Document resolution: the full message, mentions in place.
     assert (
         "Message: Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines"
         in openai_server.requests[0].messages[-1]["content"]

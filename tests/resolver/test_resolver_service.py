@@ -119,7 +119,7 @@ async def test_explicit_inquire_is_handed_to_the_worker_once(
         {"document_id": "bnm", "title": "Bank Negara 2024", "version": "2024", "doc_type": "regulatory"}
     ]
     statuses = await stream_messages(js, "EVENTS", f"events.{tenant}.conv1.status")
-    # Issue 4: seed 001's steps; an explicit @action has no intent step.
+    # docs/product.md, Intent: an explicit @action has no intent step.
     assert [payload(m)["stage"] for m in statuses] == ["documents", "docs_found", "validation"]
     assert await stream_messages(js, "EVENTS", f"events.{tenant}.conv1.error") == []
 

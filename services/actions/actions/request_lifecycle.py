@@ -111,7 +111,7 @@ async def run_action_request(
 
     Infrastructure errors propagate so the delivery is retried; on the ``final_delivery`` the user gets
     an ``action_failed`` error saying ``failure_sentence`` before the message is dead-lettered
-    (ARCHITECTURE invariant 3). A ``Refusal`` ends the request with an error event that says why,
+    (docs/architecture.md, Invariant: one terminal event per request). A ``Refusal`` ends the request with an error event that says why,
     without retrying; a ``Question`` ends it with that interrupt.
     """
     if event.thread_id is None:

@@ -1,8 +1,8 @@
-"""Web search through Tavily (seed 000): results the answer can cite, and failures told as notices.
+"""Web search through Tavily (docs/product.md, Web search): results the answer can cite, and failures told as notices.
 
 Called by an action when the user asked for the web (@web, a temporal keyword, or "search the web"
 after weak retrieval) and document confidence is not already high. The query is the rewritten
-retrieval query (seed 002) or the clean query, with the user's location and industry when the query
+retrieval query (docs/product.md, Query rewrite) or the clean query, with the user's location and industry when the query
 does not name them. Quota, key and network errors never fail the request: the answer goes on from
 the documents and says why the web was left out.
 """
@@ -28,9 +28,9 @@ from policypal.contracts import UserContext
 logger = logging.getLogger(__name__)
 tracer = trace.get_tracer(__name__)
 
-#: Tavily takes at most 400 characters; seed 002 cuts the query at 200.
+#: Tavily takes at most 400 characters; the query is cut at 200 (docs/product.md, Web search).
 MAX_QUERY_CHARS = 200
-#: Seed 000: two attempts, for rate limits and passing network errors.
+#: Two attempts, for rate limits and passing network errors (docs/architecture.md, Retries and back-off).
 ATTEMPTS = 2
 
 QUOTA_NOTICE = "Web search limit reached, so this answer is based on your documents only."

@@ -1,4 +1,4 @@
-"""The user's answer to a PalAssist question, applied to the saved turn (seed 001, Phase 3.1).
+"""The user's answer to a PalAssist question, applied to the saved turn (docs/product.md, Resume and cancel).
 
 action_choice sets the action and continues with the documents; doc_choice adds the chosen document
 (or all candidates) and continues with validation; text_input fills what was asked for: a document,

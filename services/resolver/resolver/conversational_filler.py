@@ -1,6 +1,6 @@
 """The question inside a chat message: greetings, politeness and pointers at the document taken out.
 
-Offline stand-in for seed 002's query rewrite. A chat message carries words that say nothing about
+Offline stand-in for the model's query rewrite (docs/product.md, Query rewrite). A chat message carries words that say nothing about
 what to search for ("hey team, quick one:", "can you tell me", "thanks!", "according to our
 policy"); they are embedded with the question and pull its vector towards small talk. The rules are
 written from general chat English, anchored at the start or end of the message (where filler sits),

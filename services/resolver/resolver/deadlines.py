@@ -1,4 +1,4 @@
-"""Ending overdue chat requests: every request ends within its deadline (ARCHITECTURE invariant 3).
+"""Ending overdue chat requests: every request ends within its deadline (docs/architecture.md, Invariant: one terminal event per request).
 
 The gateway registers each chat request with its deadline; this loop, running in every resolver
 replica, claims expired requests (each claimed by one replica) and ends those that have no terminal

@@ -1,4 +1,4 @@
-"""Which documents a message means: three stages (seed 001 doc_resolver, with seed 002's fixes).
+"""Which documents a message means: three stages (docs/product.md, Document resolution).
 
 1. Structured mentions: the ids the composer sent. A message that is only mentions stops here.
 2. A ``DocumentMatcher`` over the FULL message, the explicit documents and the conversation's
@@ -30,7 +30,7 @@ _NEEDS_DOCUMENTS: frozenset[ActionName] = frozenset({"summarize", "compare", "au
 
 @dataclass(frozen=True)
 class MatchRequest:
-    """What stage 2 sees (seed 002: the full message, not only the words around the mentions)."""
+    """What stage 2 sees (the full message, not only the words around the mentions: docs/product.md, Document resolution)."""
 
     message: str
     action: ActionName
@@ -234,7 +234,7 @@ async def resolve_documents(
             unresolved.append(name)
     if unresolved:
         confidence = "low"
-    # Offline stand-in for seed 002's rewrite: the question without chat filler and without the
+    # Offline stand-in for the model's query rewrite (docs/product.md, Query rewrite): the question without chat filler and without the
     # phrases that only point at the documents just resolved (the search is scoped to them).
     question = plain_question(clean_query, document_names(documents, placed))
     return DocumentResolution(

@@ -1,4 +1,4 @@
-"""Seed 003's escalation: "ask a reviewer" opens a ticket and tells the user in the thread.
+"""Escalation (docs/product.md, Escalation to a reviewer): "ask a reviewer" opens a ticket and tells the user in the thread.
 
 The ticket (per tenant, id derived from the request id) waits as ``pending_human`` until an
 administrator answers it through the gateway; the user's request ends with an ``escalation`` event
@@ -23,7 +23,7 @@ from resolver.low_retrieval import Escalate
 
 
 def bridge_message(escalation_id: str) -> str:
-    """What the user is told when the question goes to a reviewer (seed 003's bridge message)."""
+    """What the user is told when the question goes to a reviewer (the bridge message of docs/product.md, Escalation to a reviewer)."""
     return (
         f"I need to check this with a reviewer. Ticket {escalation_id} has been created; "
         "their answer will appear in this conversation."

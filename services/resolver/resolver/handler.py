@@ -82,7 +82,7 @@ async def handle_chat_requested(
     """Resolve a new message: an action request, a PalAssist question, or an error.
 
     Infrastructure errors propagate so the delivery is retried; on the ``final_delivery`` the user gets
-    an error event before the message is dead-lettered (ARCHITECTURE invariant 3).
+    an error event before the message is dead-lettered (docs/architecture.md, Invariant: one terminal event per request).
     """
     stores = Stores.on(redis)
     conversation = await owned_conversation(event, stores.conversations)

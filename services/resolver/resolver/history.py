@@ -1,4 +1,4 @@
-"""Long conversations: a summary of older turns and the window of history a worker receives (seed 000).
+"""Long conversations: a summary of older turns and the window of history a worker receives (docs/product.md, Conversation memory).
 
 Up to 15 messages the whole history is used. Past that, the last 10 stay verbatim and the older ones
 are summarised; the summary is regenerated every 10 messages (at 16 it covers messages 1-5, at 26

@@ -1,4 +1,4 @@
-"""Which action a message asks for, and whether it needs the web (seed 001, intent_resolver).
+"""Which action a message asks for, and whether it needs the web (docs/product.md, Intent; Temporal keywords).
 
 An explicit @action always wins. Otherwise an ``IntentClassifier`` decides; the deterministic
 ``PatternIntentClassifier`` here is the offline one (an LLM classifier satisfies the same protocol).
@@ -12,7 +12,7 @@ from typing import Protocol
 
 from policypal.contracts import ActionName, ConfidenceTier
 
-#: Seed 001's temporal terms, plus phrasings of "is it still in force".
+#: docs/product.md, Temporal keywords: the temporal terms, plus phrasings of "is it still in force".
 _TEMPORAL = re.compile(
     r"\b(latest|recent|recently|current|currently|as of now|right now|now in force|today|nowadays|up[- ]to[- ]date|this year|"
     r"still (?:valid|enforced|in force|applicable|current|apply|applies))\b",
@@ -101,7 +101,7 @@ def web_tagged(text: str) -> bool:
 
 
 def needs_web(text: str, *, year: int) -> bool:
-    """The temporal-keyword scan (seed 001): "latest", "current", this or last year's number...
+    """The temporal-keyword scan (docs/product.md, Temporal keywords): "latest", "current", this or last year's number...
 
     Run it on the text without mentions and document titles: "Bank Negara 2025" is not a date.
     """
@@ -130,7 +130,7 @@ def classify_by_patterns(text: str) -> IntentGuess | None:
     if len(actions) > 1:
         return IntentGuess(action=actions[0], confidence="medium", candidates=tuple(actions))
     if actions == ["summarize"] and asks_about_a_topic(text):
-        # Seed 001's rule: "summarize X about Y" is a question about Y.
+        # docs/product.md, Intent: "summarize X about Y" is a question about Y.
         return IntentGuess(action="inquire", confidence="high")
     if actions:
         return IntentGuess(action=actions[0], confidence="high")

@@ -1,6 +1,6 @@
-"""Stage 2 of document resolution by a language model: one call over the full message (seeds 001, 002).
+"""Stage 2 of document resolution by a language model: one call over the full message (docs/product.md, Document resolution).
 
-The model sees the FULL message (mentions in place, seed 002), the action, the documents the user
+The model sees the FULL message (mentions in place; docs/product.md, Document resolution), the action, the documents the user
 tagged, and the conversation's registry; the last five messages only when no registry title is written
 in the message (a reference such as "that regulation" may need them). It answers with registry ids,
 names it could not place (stage 3 fuzzy-matches those over the catalog), candidates when a reference is
@@ -39,7 +39,7 @@ Use only ids that appear in the lists. reasoning: one short sentence for debuggi
 
 
 class DocResolution(BaseModel):
-    """The model's structured answer (seed 001's DocResolution, plus the candidates to offer)."""
+    """The model's structured answer (the registry ids it resolved, the names it could not place, and the candidates to offer)."""
 
     resolved_ids: list[str]
     unresolved_names: list[str]

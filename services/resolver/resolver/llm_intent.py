@@ -1,4 +1,4 @@
-"""Intent classification by a language model, with progressive context (seed 001, intent_resolver).
+"""Intent classification by a language model, with progressive context (docs/product.md, Intent).
 
 The first call sees the latest message alone. When the model is not sure (medium or low confidence)
 and the conversation has earlier turns, one more call sees the last five turns as well, and its answer
@@ -36,7 +36,7 @@ reasoning: one short sentence for debugging; it is never shown to the user."""
 
 
 class IntentClassification(BaseModel):
-    """The model's structured answer (seed 001's IntentClassification, plus the actions asked for)."""
+    """The model's structured answer (action, confidence and web need, plus the actions asked for)."""
 
     action: ActionName
     confidence: ConfidenceTier
@@ -93,6 +93,6 @@ def guess_from(answer: IntentClassification, clean_text: str) -> IntentGuess:
         return IntentGuess(answer.action, "low", answer.enable_web_search, ordered)
     action = answer.action
     if action == "summarize" and asks_about_a_topic(clean_text):
-        # Seed 001's rule: "summarize X about Y" is a question about Y.
+        # docs/product.md, Intent: "summarize X about Y" is a question about Y.
         action = "inquire"
     return IntentGuess(action, answer.confidence, answer.enable_web_search)

@@ -1,7 +1,7 @@
 """The user's remedy for weak retrieval: the answer to an @Inquire worker's ``retrieval_low`` question.
 
-The worker paused its request with the whole action request as the resume point (seed 000's options
-plus seed 003's reviewer). "Tag specific documents" continues the turn like any missing document;
+The worker paused its request with the whole action request as the resume point (the options of docs/product.md, Interrupt kinds,
+reviewer included). "Tag specific documents" continues the turn like any missing document;
 "continue anyway" and "search the web" hand the same request back to the worker, changed only by
 that choice; "ask a reviewer" escalates the question to a person (``resolver.escalation``).
 """

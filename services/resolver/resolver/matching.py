@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 
 from policypal.contracts import DocType
 
-#: Seed 001: a fuzzy match of title + version at 85 % or more counts.
+#: docs/product.md, Fuzzy title match: title + version at 85 % or more counts.
 FUZZY_THRESHOLD = 85.0
 _MIN_COMPACT_TITLE = 5
 #: Initials shorter than this ("PP" for "Privacy Policy") say too little to match on.

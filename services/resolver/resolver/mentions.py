@@ -5,7 +5,7 @@ from collections.abc import Iterable
 
 from policypal.state import DocumentRecord
 
-#: Action tags the composer offers (seed 000), plus @Web; any of them may open a message.
+#: Action tags the composer offers (docs/product.md, Mentions), plus @Web; any of them may open a message.
 ACTION_TAGS = ("summarize", "inquire", "compare", "audit", "web")
 
 

@@ -90,7 +90,7 @@ async def advance(turn: Turn, context: Context, deciders: Deciders, report: Stat
             return question
         turn.step = "documents"
     if turn.action is not None:
-        # Decided now (or before the pause): the handling span and the matcher's spans carry it (issue 7).
+        # Decided now (or before the pause): the handling span and the matcher's spans carry it (docs/architecture.md, Invariant: one trace).
         stamp_action(turn.action)
     if turn.step == "documents":
         stopped = await _documents(turn, context, deciders.matcher, report)
@@ -128,7 +128,7 @@ async def _intent(
     clean = without_titles(clean, context)
     turn.web = turn.web or web_tagged(turn.text) or needs_web(clean, year=context.year)
     if turn.explicit_action is not None:
-        # Explicit @action: no classification, and no status line for it (seed 001).
+        # Explicit @action: no classification, and no status line for it (docs/product.md, Intent).
         turn.action, turn.intent_confidence = turn.explicit_action, "high"
         return None
     await report("intent", "Clarifying intent…")
@@ -189,7 +189,7 @@ async def _documents(
     if turn.documents:
         await report("docs_found", found_sentence(turn.documents))
     if resolution.confidence == "low" and turn.action == "inquire" and turn.web:
-        # A question for the web need not name an uploaded document (seed 000: web search + RAG).
+        # A question for the web need not name an uploaded document (docs/product.md, Document resolution).
         turn.document_confidence = "medium"
     elif resolution.confidence == "low":
         turn.awaiting = "documents"
@@ -243,7 +243,7 @@ def found_sentence(documents: Sequence[ResolvedDocument]) -> str:
 
 
 def display_title(document: ResolvedDocument) -> str:
-    """ "Title (Version)", as in the document library (seed 000)."""
+    """ "Title (Version)", as in the document library (docs/product.md, Documents)."""
     return f"{document.title} ({document.version})" if document.version else document.title
 
 

@@ -1,4 +1,4 @@
-"""Does the turn have what its action needs? (seed 001 validate_inputs; pure, no I/O)
+"""Does the turn have what its action needs? (docs/product.md, Validation limits; pure, no I/O)
 
 compare: 2-5 documents; audit: a source (text in the message or a policy document) and 1-5 target
 documents; summarize: 1-5; inquire: 0-5. More than five is refused with a clear message. The web is

@@ -1,6 +1,6 @@
-"""Adaptive-k (seed 000) and the three confidence tiers, on hand-made hits."""
+"""Adaptive-k (docs/product.md, Adaptive-k) and the three confidence tiers, on hand-made hits."""
 
-from actions.inquire.confidence import MINILM, SEED, Thresholds, assess, thresholds_for
+from actions.inquire.confidence import MINILM, UNCALIBRATED, Thresholds, assess, thresholds_for
 from actions.inquire.retrieval import adaptive_k, merged
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit
@@ -77,7 +77,7 @@ def test_confidence_tiers_follow_the_mean_of_the_best_three() -> None:
 
 def test_minilm_has_its_own_calibrated_thresholds() -> None:
     assert thresholds_for(MiniLMEmbedder().model_id) == MINILM
-    assert thresholds_for("text-embedding-3-small") == SEED
+    assert thresholds_for("text-embedding-3-small") == UNCALIBRATED
     assert MINILM.stop < MINILM.low < MINILM.high
 
 

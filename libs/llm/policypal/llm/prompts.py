@@ -39,7 +39,7 @@ MAX_HISTORY_TURNS = 6
 
 
 def user_context_section(context: UserContext | None) -> str:
-    """The user's industry and location, so advice fits their regulatory environment (seed 000)."""
+    """The user's industry and location, so advice fits their regulatory environment (docs/product.md, User context)."""
     industry = (context.industry if context else None) or "not specified"
     location = (context.location if context else None) or "not specified"
     return (

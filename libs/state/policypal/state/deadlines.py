@@ -1,4 +1,4 @@
-"""Deadlines of chat requests: every request ends within its deadline (ARCHITECTURE invariant 3).
+"""Deadlines of chat requests: every request ends within its deadline (docs/architecture.md, Invariant: one terminal event per request).
 
 The gateway registers each request with its deadline; a reaper claims the expired ones. The index is
 one sorted set across tenants (``pp:system:deadlines``) because the reaper must find them all; each

@@ -1,4 +1,4 @@
-"""Escalation tickets (seed 003): a question the user sent to a human reviewer, per tenant.
+"""Escalation tickets (docs/product.md, Escalation to a reviewer): a question the user sent to a human reviewer, per tenant.
 
 A ticket is opened once per request (its id is derived from the request id, so a redelivery finds the
 same ticket) and resolved once: the status changes atomically, so two reviewers answering at once

@@ -1,8 +1,8 @@
 """What a conversation remembers between turns, besides its messages.
 
 - the document registry: every document a turn has used, with the turn that last used it; it only
-  grows (seed 001's ``conversation_docs``), so "those two docs" still resolves after many messages;
-- the summary of older turns (seed 000's windowing: past 15 messages, the last 10 stay verbatim);
+  grows (docs/product.md, Conversation memory), so "those two docs" still resolves after many messages;
+- the summary of older turns (docs/product.md, Conversation memory: past 15 messages, the last 10 stay verbatim);
 - the pending interrupt: the PalAssist question the conversation waits on, with the resolver's saved
   resume point (an opaque JSON object only the resolver reads).
 

@@ -1,4 +1,4 @@
-"""A per-tenant semantic cache of drafted answers (seed 003), scoped to the exact documents searched.
+"""A per-tenant semantic cache of drafted answers (docs/product.md, Semantic answer cache; ADR 0004), scoped to the exact documents searched.
 
 A question asked again, or asked in other words that mean the same, is answered from the cache
 instead of the language model, and the response says so (``cached``). An entry is keyed by:

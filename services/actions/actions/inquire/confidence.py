@@ -1,7 +1,7 @@
-"""How much the retrieved chunks can be trusted: three tiers from their similarity (seed 000).
+"""How much the retrieved chunks can be trusted: three tiers from their similarity (docs/product.md, Confidence tiers).
 
 Thresholds depend on the embedding model: all-MiniLM-L6-v2 scores a 1000-character chunk against a
-question far lower than the seed's OpenAI numbers (0.5 / 0.75). The MiniLM values were calibrated on
+question far lower than the values used for OpenAI embeddings (0.5 / 0.75, docs/product.md, Confidence tiers). The MiniLM values were calibrated on
 real documents with ``bench/retrieval_recall.py`` (method and numbers in docs/benchmarks.md).
 """
 
@@ -39,14 +39,14 @@ class Thresholds:
 
 
 MINILM = Thresholds(stop=0.30, low=0.38, high=0.55)
-#: The seed's values (OpenAI embeddings), used for any model not calibrated here.
-SEED = Thresholds(stop=0.50, low=0.50, high=0.75)
+#: The values for OpenAI embeddings (docs/product.md, Confidence tiers), used for any model not calibrated here.
+UNCALIBRATED = Thresholds(stop=0.50, low=0.50, high=0.75)
 _CALIBRATED = {MINILM_MODEL_ID: MINILM}
 
 
 def thresholds_for(model_id: str) -> Thresholds:
-    """The thresholds calibrated for ``model_id``, else the seed's."""
-    return _CALIBRATED.get(model_id, SEED)
+    """The thresholds calibrated for ``model_id``, else the uncalibrated defaults."""
+    return _CALIBRATED.get(model_id, UNCALIBRATED)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 No language model is involved. The answer opens with a short extractive lead, the clause of the
 best passage that answers (with its number, date or name, footnote marks taken out), then quotes
 the supporting passages as written, each cited, in the order of the ranking. It never fills a gap
-from general knowledge: when nothing matches, it says that nothing was found (seed 002, mode C).
+from general knowledge: when nothing matches, it says that nothing was found (docs/product.md, Answer modes: mode C).
 """
 
 import re

@@ -1,4 +1,4 @@
-"""The @Inquire answer drafted by a language model, streamed, and tied to its sources (seed 002 modes).
+"""The @Inquire answer drafted by a language model, streamed, and tied to its sources (docs/product.md, Answer modes).
 
 - Mode A (relevant passages found): the model answers from passages numbered [1]..[N] only.
 - Mode B (no document tagged): the model answers from general knowledge, labelled as such.

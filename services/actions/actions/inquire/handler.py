@@ -2,7 +2,7 @@
 
 ``run_action_request`` (actions.request_lifecycle) reads the request's start, repeats an ended request,
 records, keeps and publishes the terminal event; this module searches and answers, or asks how to go
-on when retrieval found only weak matches (seed 000).
+on when retrieval found only weak matches (docs/product.md, Confidence tiers).
 """
 
 import logging
@@ -111,7 +111,7 @@ async def answer_inquiry(
     """The offline extractive answer over the request's documents (all the user's when none is tagged).
 
     Weak matches (low confidence) give ``LowConfidence`` instead; no match at all gives the answer
-    that nothing was found (seed 002, mode C), never a general-knowledge one.
+    that nothing was found (docs/product.md, Answer modes: mode C), never a general-knowledge one.
     """
     thresholds = thresholds_for(embedder.model_id)
     query_vector = await embed_query(embedder, event.query)

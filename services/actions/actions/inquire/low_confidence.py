@@ -1,7 +1,7 @@
 """Low retrieval confidence: the request ends with a ``retrieval_low`` question instead of a weak answer.
 
-Seed 000: "I couldn't find strong matches… tag documents / search the web / continue anyway", plus
-seed 003's "ask a reviewer". Like every PalAssist question (ADR 0003) the interrupt is the request's
+docs/product.md, Interrupt kinds: "I couldn't find strong matches… tag documents / search the web / continue anyway", plus
+"ask a reviewer" (docs/product.md, Escalation to a reviewer). Like every PalAssist question (ADR 0003) the interrupt is the request's
 terminal event, recorded in the ledger, kept in the history as a system notice, and saved as the
 conversation's pending interrupt before it is published, so the gateway accepts the answer.
 

@@ -1,4 +1,4 @@
-"""What @Inquire asks the language model: the query rewrite (seed 002) and the answer modes A and B.
+"""What @Inquire asks the language model: the query rewrite and the answer modes A and B (docs/product.md, Query rewrite; Answer modes).
 
 Instructions are fixed texts, so the system prompt (static prefix, user context, instructions) stays
 identical across requests of a user and providers can cache it; passages and the question go last.

@@ -1,4 +1,4 @@
-"""Seed 002's query rewrite: the question as a search query that names its subject and documents."""
+"""The query rewrite (docs/product.md, Query rewrite): the question as a search query that names its subject and documents."""
 
 import logging
 from dataclasses import dataclass, field

@@ -1,4 +1,4 @@
-"""Finding the chunks that answer a question: hybrid search in scope, then adaptive-k (seed 000).
+"""Finding the chunks that answer a question: hybrid search in scope, then adaptive-k (docs/product.md, Adaptive-k).
 
 Scope: the request's documents (tagged, or a set the resolver expanded); all of the user's documents
 when none is given. Every search is filtered by tenant and user.

@@ -73,14 +73,21 @@ class Pass:
 
 
 async def _client(
-    host: str, port: int, path: str, connected: asyncio.Event, live: asyncio.Event, out: list[float]
+    host: str,
+    port: int,
+    path: str,
+    token: str,
+    connected: asyncio.Event,
+    live: asyncio.Event,
+    out: list[float],
 ) -> None:
     """One SSE client on a bare asyncio connection (HTTP/1.1, chunked), so the load generator's own
     parsing costs little next to the notifier's work: httpx costs as much CPU per event as the
     notifier does, and on shared cores it would be measured as delivery latency."""
     reader, writer = await asyncio.open_connection(host, port)
     try:
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        head = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n"
+        writer.write(f"{head}Accept: text/event-stream\r\n\r\n".encode())
         status_line = await reader.readline()
         if b" 200 " not in status_line:
             raise RuntimeError(f"stream refused: {status_line!r}")
@@ -119,7 +126,7 @@ async def run_pass(
     idle_rss = process.memory_info().rss
 
     latencies: list[float] = []
-    query = urlencode({"request_id": request_id, "token": token})
+    query = urlencode({"request_id": request_id})
     address = urlsplit(str(notifier.url))
     host, port = address.hostname or "127.0.0.1", address.port or 80
     connected = [asyncio.Event() for _ in range(clients)]
@@ -131,6 +138,7 @@ async def run_pass(
                 host,
                 port,
                 f"/v1/conversations/{conversations[i % len(conversations)]}/events?{query}",
+                token,
                 connected[i],
                 live[i],
                 latencies,

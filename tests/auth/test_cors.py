@@ -3,7 +3,7 @@
 import pytest
 from redis.asyncio import Redis
 
-from policypal.auth import origin_allowed
+from policypal.auth import MalformedOrigin, origin_allowed, parse_origin
 from policypal.auth.cors import AllowedOrigins, deployment_origins, origin_patterns
 
 
@@ -67,3 +67,14 @@ def test_a_deployment_origin_is_its_base_urls_origin_with_the_loopback_twin(
     base_url: str, origins: set[str]
 ) -> None:
     assert deployment_origins(base_url) == origins
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["https://x.example.org:abc", "https://shop.example.com:99999", "ftp://shop.example.com", "null"],
+)
+def test_a_malformed_origin_is_named_and_allowed_nowhere(origin: str) -> None:
+    with pytest.raises(MalformedOrigin):
+        parse_origin(origin)
+    assert not origin_allowed(origin, ["shop.example.com", "*.example.org"])
+    assert origin_patterns(origin) == []

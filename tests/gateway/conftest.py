@@ -1,6 +1,7 @@
 """Fixtures of the gateway tests: a real gateway on NATS and Valkey, clients of it, a user's token."""
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import nats
@@ -18,17 +19,22 @@ from tests.support.serving import serve
 MAX_UPLOAD_BYTES = 100_000
 
 
-@pytest.fixture(scope="module")
-def settings(nats_server: ManagedProcess, valkey_server: ManagedProcess) -> Settings:
-    """Settings pointing at the test NATS and Valkey, with a small upload limit."""
+def stack_settings(nats_server: ManagedProcess, valkey_server: ManagedProcess, **overrides: Any) -> Settings:
+    """Settings pointing at the test NATS and Valkey, free ports for the gateway and the notifier."""
     return Settings(
         NATS_URL=nats_server.url,
         REDIS_URL=valkey_server.url,
         environment="test",
         PORT=free_port(),
         notifier_port=free_port(),
-        max_upload_bytes=MAX_UPLOAD_BYTES,
+        **overrides,
     )
+
+
+@pytest.fixture(scope="module")
+def settings(nats_server: ManagedProcess, valkey_server: ManagedProcess) -> Settings:
+    """Settings pointing at the test NATS and Valkey, with a small upload limit."""
+    return stack_settings(nats_server, valkey_server, max_upload_bytes=MAX_UPLOAD_BYTES)
 
 
 @pytest.fixture(scope="module")

@@ -147,10 +147,14 @@ async def test_rate_limits_per_caller_and_per_tenant(client: httpx.AsyncClient, 
     assert 1 <= int(refused.headers["retry-after"]) <= settings.rate_limit_window_seconds
     assert refused.json()["detail"].startswith("This credential has sent too many requests; retry in")
 
-    # Bob has his own budget, until the tenant's runs out: PUT 1 + alice 4 (the refused one counts) + bob 3 = 8.
+    # Refused requests spend nothing: alice hammering through her 429s leaves the tenant's budget be.
+    assert {(await client.get("/v1/documents", headers=alice)).status_code for _ in range(20)} == {429}
+
+    # Bob has his own budget, until the tenant's runs out: PUT 1 + alice 3 + bob 3 + carol 1 = 8.
     bob = bearer(settings, tenant, new_id("u"))
     assert [(await client.get("/v1/documents", headers=bob)).status_code for _ in range(3)] == [200, 200, 200]
     carol = bearer(settings, tenant, new_id("u"))
+    assert (await client.get("/v1/documents", headers=carol)).status_code == 200
     tenant_refused = await client.get("/v1/documents", headers=carol)
     assert tenant_refused.status_code == 429
     assert tenant_refused.json()["detail"].startswith("Your organisation has sent too many requests")

@@ -55,6 +55,8 @@ async def test_openapi_describes_every_route(client: httpx.AsyncClient) -> None:
         "/v1/conversations/{conversation_id}/messages",
         "/v1/conversations/{conversation_id}/resume",
         "/v1/conversations/{conversation_id}/cancel",
+        "/v1/conversations/{conversation_id}/event-tickets",
+        "/v1/documents/{document_id}/event-tickets",
         "/v1/admin/api-keys",
         "/v1/admin/api-keys/{key_id}",
         "/v1/admin/tenant",

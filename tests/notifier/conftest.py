@@ -11,6 +11,7 @@ from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 from notifier.app import create_app
+from policypal.auth import EventTicketStore, Principal, ThreadKind
 from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess, free_port
@@ -79,6 +80,14 @@ async def broker(settings: Settings) -> AsyncIterator[NatsBroker]:
     await publisher.start()
     yield publisher
     await publisher.stop()
+
+
+async def ticket_for(
+    redis: Redis, settings: Settings, principal: Principal, kind: ThreadKind, thread_id: str
+) -> str:
+    """An event ticket for ``principal`` to open the events of ``thread_id``, as the gateway issues it."""
+    store = EventTicketStore(redis, settings.event_ticket_ttl_seconds)
+    return (await store.issue(principal, kind, thread_id)).ticket
 
 
 async def own_conversation(redis: Redis, tenant_id: str, user_id: str, conversation_id: str) -> None:

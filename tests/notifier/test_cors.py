@@ -56,8 +56,8 @@ async def test_an_allowed_origin_reads_the_stream(
     assert "Last-Event-ID" in answered.headers["access-control-allow-headers"]
     assert "access-control-allow-credentials" not in answered.headers
 
-    # EventSource sends no headers of its own: the token travels in the query.
-    params = {"token": thread.token, "request_id": "r1"}
+    # EventSource sends no headers of its own: a single-use ticket travels in the query.
+    params = {"ticket": await thread.ticket(redis_client, settings), "request_id": "r1"}
     async with client.stream("GET", thread.url, params=params, headers={"Origin": origin}) as stream:
         assert stream.status_code == 200
         assert stream.headers["access-control-allow-origin"] == origin
@@ -72,7 +72,8 @@ async def test_an_allowed_origin_reads_the_stream(
     assert refused.status_code == 401
     assert refused.headers["access-control-allow-origin"] == origin
     stranger = Thread(settings, tenant_id=thread.tenant_id)
-    other_user = await client.get(thread.url, params={"token": stranger.token}, headers={"Origin": origin})
+    stranger_ticket = await stranger.ticket(redis_client, settings)
+    other_user = await client.get(thread.url, params={"ticket": stranger_ticket}, headers={"Origin": origin})
     assert other_user.status_code == 404
     assert other_user.headers["access-control-allow-origin"] == origin
 
@@ -102,7 +103,7 @@ async def test_another_origin_gets_no_cors(
     # Served as without CORS: the browser will not let the page read it. (Read to its end, so the
     # notifier has let go of the stream's consumer before the next test counts consumers.)
     await publish_event(broker, thread.response("r1"))
-    params = {"token": thread.token, "request_id": "r1"}
+    params = {"ticket": await thread.ticket(redis_client, settings), "request_id": "r1"}
     async with client.stream("GET", thread.url, params=params, headers={"Origin": origin}) as r:
         assert r.status_code == 200
         assert cors_headers(r) == []
@@ -138,7 +139,7 @@ async def test_the_gateways_web_console_reads_streams_without_any_tenant_allowin
     assert answered.headers["access-control-allow-origin"] == origin
 
     await publish_event(broker, thread.response("r1"))
-    params = {"token": thread.token, "request_id": "r1"}
+    params = {"ticket": await thread.ticket(redis_client, settings), "request_id": "r1"}
     async with client.stream("GET", thread.url, params=params, headers={"Origin": origin}) as stream:
         assert stream.status_code == 200
         assert stream.headers["access-control-allow-origin"] == origin

@@ -12,13 +12,13 @@ from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 import notifier.streaming
-from policypal.auth import ApiKeyStore, issue_token
+from policypal.auth import ApiKeyStore, issue_token, verify_token
 from policypal.bus import publish_event
 from policypal.config import Settings
 from policypal.contracts import ResponseEvent, TokenEvent
 from policypal.devstack import ManagedProcess, free_port
 from tests.gateway.conftest import new_id
-from tests.notifier.conftest import SseMessage, own_conversation, sse_messages
+from tests.notifier.conftest import SseMessage, own_conversation, sse_messages, ticket_for
 
 pytestmark = pytest.mark.integration
 
@@ -132,23 +132,33 @@ async def test_keep_alive_comments_while_idle(
                     break
 
 
-async def test_widget_token_in_the_query_and_scoped_api_keys(
+async def test_widget_tickets_and_scoped_api_keys(
     client: httpx.AsyncClient, broker: NatsBroker, settings: Settings, redis_client: Redis
 ) -> None:
     tenant, conversation = new_id("t"), new_id("c")
     visitor = f"anon_{uuid.uuid4().hex}"
     await own_conversation(redis_client, tenant, visitor, conversation)
     token = issue_token(settings, tenant, visitor, 60, role="customer", conversation_id=conversation)
+    customer = verify_token(settings, token)
     url = f"/v1/conversations/{conversation}/events"
-    async with client.stream("GET", url, params={"token": token}) as r:
+    ticket = await ticket_for(redis_client, settings, customer, "conversation", conversation)
+    async with client.stream("GET", url, params={"ticket": ticket}) as r:
         assert r.status_code == 200
     # A customer may not follow documents; an ingest-only API key may not follow conversations.
-    assert (await client.get("/v1/documents/d1/events", params={"token": token})).status_code == 403
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert (await client.get("/v1/documents/d1/events", headers=bearer)).status_code == 403
     _, ingest_key = await ApiKeyStore(redis_client).create(tenant, "bot", ["ingest"], created_by="admin")
     assert (await client.get(url, headers={"X-API-Key": ingest_key})).status_code == 403
-    # Another visitor of the same tenant: 404.
+    # Another visitor of the same tenant: 404, with its token or with a ticket of its own.
     other = issue_token(settings, tenant, "anon_other", 60, role="customer", conversation_id="c2")
-    assert (await client.get(url, params={"token": other})).status_code == 404
+    assert (await client.get(url, headers={"Authorization": f"Bearer {other}"})).status_code == 404
+    other_ticket = await ticket_for(
+        redis_client, settings, verify_token(settings, other), "conversation", conversation
+    )
+    assert (await client.get(url, params={"ticket": other_ticket})).status_code == 404
+    # Even bound to this conversation's id, another visitor's token does not reach it.
+    squatter = issue_token(settings, tenant, "anon_y", 60, role="customer", conversation_id=conversation)
+    assert (await client.get(url, headers={"Authorization": f"Bearer {squatter}"})).status_code == 404
 
 
 @pytest.fixture

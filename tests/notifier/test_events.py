@@ -8,13 +8,13 @@ import pytest
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
-from policypal.auth import issue_token
+from policypal.auth import Principal, issue_token
 from policypal.bus import publish_event
 from policypal.config import Settings
 from policypal.contracts import DocumentReady, IngestProgress, ResponseEvent, StatusEvent
 from policypal.contracts.streams import EVENTS
 from tests.gateway.conftest import new_id
-from tests.notifier.conftest import SseMessage, own_conversation, own_document, sse_messages
+from tests.notifier.conftest import SseMessage, own_conversation, own_document, sse_messages, ticket_for
 
 pytestmark = pytest.mark.integration
 
@@ -29,6 +29,11 @@ class Thread:
         self.token = issue_token(settings, self.tenant_id, self.user_id)
         self.headers = {"Authorization": f"Bearer {self.token}"}
         self.url = f"/v1/conversations/{self.thread_id}/events"
+
+    async def ticket(self, redis: Redis, settings: Settings) -> str:
+        """A single-use ticket that opens this thread's events."""
+        principal = Principal(tenant_id=self.tenant_id, user_id=self.user_id)
+        return await ticket_for(redis, settings, principal, "conversation", self.thread_id)
 
     def status(self, request_id: str, stage: str, **over: str) -> StatusEvent:
         fields = {"tenant_id": self.tenant_id, "user_id": self.user_id, "thread_id": self.thread_id, **over}
@@ -130,7 +135,7 @@ async def test_live_events_then_resume_after_last_event_id(
     assert done.status_code == 204
 
 
-async def test_document_events_with_a_query_token(
+async def test_document_events_with_a_ticket(
     client: httpx.AsyncClient, broker: NatsBroker, settings: Settings, redis_client: Redis
 ) -> None:
     tenant, user, document_id, request_id = new_id("t"), new_id("u"), new_id("d"), str(uuid.uuid4())
@@ -143,7 +148,10 @@ async def test_document_events_with_a_query_token(
         broker, DocumentReady(**common, document_id=document_id, pages=3, chunks=9, parser="pypdf")
     )
 
-    params = {"access_token": issue_token(settings, tenant, user), "request_id": request_id}
+    ticket = await ticket_for(
+        redis_client, settings, Principal(tenant_id=tenant, user_id=user), "document", document_id
+    )
+    params = {"ticket": ticket, "request_id": request_id}
     async with client.stream("GET", f"/v1/documents/{document_id}/events", params=params) as r:
         assert r.status_code == 200
         got = await collect(r)

@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from opentelemetry.trace import TracerProvider
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gateway import (
     api_keys,
@@ -14,6 +15,7 @@ from gateway import (
     conversations,
     documents,
     escalations,
+    event_tickets,
     health,
     mentions,
     sets,
@@ -24,7 +26,7 @@ from gateway.cors import add_tenant_cors
 from gateway.health import open_qdrant_probe
 from gateway.rate_limits import enforce_rate_limit
 from gateway.resources import Resources
-from gateway.uploads import UploadSizeGuard
+from gateway.uploads import UploadSizeGuard, explain_multipart_errors
 from gateway.web_console import mount_console
 from policypal.auth import Authenticator
 from policypal.auth.http import require_scope
@@ -80,8 +82,11 @@ def create_app(
         version="0.1.0",
         description="Documents, conversations and chat for compliance teams.",
         lifespan=lifespan,
+        # The process's provider (when given) also redacts query strings from the HTTP spans.
+        telemetry={"tracer_provider": tracer_provider} if tracer_provider is not None else None,
     )
     app.state.settings = settings
+    app.exception_handler(StarletteHTTPException)(explain_multipart_errors)
     app.add_middleware(UploadSizeGuard, max_upload_bytes=settings.max_upload_bytes)
     # Added last, so outermost: errors from the inner layers (413, 429...) carry CORS headers too.
     add_tenant_cors(app)
@@ -97,5 +102,6 @@ def create_app(
     app.include_router(asyncapi.router)
     app.include_router(sets.router, dependencies=[Depends(require_scope("ingest")), limited])
     app.include_router(mentions.router, dependencies=[Depends(require_scope("chat")), limited])
+    app.include_router(event_tickets.router, dependencies=[limited])
     mount_console(app, settings)
     return app

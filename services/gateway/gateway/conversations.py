@@ -22,6 +22,7 @@ from gateway.models import (
 )
 from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
+from gateway.widget import reserved_conversation
 from policypal.auth import Principal
 from policypal.auth.http import BearerPrincipal
 from policypal.contracts import ChatRequested, ResumeValue, new_event_id
@@ -81,11 +82,27 @@ def request_id_for(principal: Principal, conversation_id: str, idempotency_key: 
 async def owned_conversation(
     resources: Resources, principal: Principal, conversation_id: str
 ) -> ConversationRecord:
-    """The caller's conversation, or 404 whether it is missing or someone else's."""
-    record = await resources.conversations.get(principal.tenant_id, principal.user_id, conversation_id)
+    """The caller's conversation, or 404 whether it is missing, someone else's, or not the one a
+    widget session is bound to."""
+    record = None
+    if not principal.bound_elsewhere(conversation_id):
+        record = await resources.conversations.get(principal.tenant_id, principal.user_id, conversation_id)
     if record is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, _NOT_FOUND)
     return record
+
+
+async def reachable_conversation(
+    resources: Resources, principal: Principal, conversation_id: str
+) -> ConversationRecord:
+    """Like ``owned_conversation``, or the conversation a widget session is bound to, stored or not yet."""
+    reserved = reserved_conversation(principal, conversation_id)
+    if reserved is None:
+        return await owned_conversation(resources, principal, conversation_id)
+    stored = await resources.conversations.get(principal.tenant_id, principal.user_id, conversation_id)
+    if stored is None and await resources.conversations.exists(principal.tenant_id, conversation_id):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, _NOT_FOUND)  # the reserved id is someone else's
+    return stored or reserved
 
 
 async def post_message(
@@ -155,7 +172,12 @@ async def create_conversation(
     resources: ResourcesDep,
     body: Annotated[ConversationCreate | None, Body()] = None,
 ) -> ConversationView:
-    """Start a conversation for the caller."""
+    """Start a conversation for the caller; a widget session has its one conversation and starts none."""
+    if principal.conversation_id is not None:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            "A chat-widget session has one conversation and cannot start another; open a new session.",
+        )
     record = ConversationRecord(
         conversation_id=uuid.UUID(new_event_id()).hex,
         tenant_id=principal.tenant_id,
@@ -213,7 +235,7 @@ async def get_conversation(
     conversation_id: str, principal: BearerPrincipal, resources: ResourcesDep
 ) -> ConversationDetail:
     """The conversation with every message, oldest first."""
-    record = await owned_conversation(resources, principal, conversation_id)
+    record = await reachable_conversation(resources, principal, conversation_id)
     messages = await resources.conversations.messages(principal.tenant_id, conversation_id)
     pending = await ConversationMemory(resources.redis).pending(principal.tenant_id, conversation_id)
     return ConversationDetail(
@@ -244,7 +266,14 @@ async def create_message(
     ] = None,
 ) -> MessageAccepted:
     """Post a user message; the answer arrives as events on ``events_url``."""
-    conversation = await owned_conversation(resources, principal, conversation_id)
+    reserved = reserved_conversation(principal, conversation_id)
+    if reserved is None:
+        conversation = await owned_conversation(resources, principal, conversation_id)
+    else:
+        # A widget visitor's first message stores its conversation; later ones find it stored.
+        conversation = await resources.conversations.create_once(reserved)
+        if conversation.user_id != principal.user_id:  # the id was someone else's: never theirs to write
+            raise HTTPException(status.HTTP_404_NOT_FOUND, _NOT_FOUND)
     # Mentioned documents are not checked here: the resolver owns that, and answers a missing or
     # foreign one with a `document_not_found` error event (the same for both, so nothing leaks).
     return await post_message(resources, principal, conversation, message, idempotency_key)

@@ -1,4 +1,4 @@
-"""Registering each accepted chat request with its deadline (ARCHITECTURE invariant 3)."""
+"""Registering each accepted chat request with its deadline (docs/architecture.md, Deadlines)."""
 
 import time
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import uuid_utils
 from fastapi import APIRouter, File, Form, HTTPException, Query, Response, UploadFile, status
 
+from gateway.display_text import VisibleText, clean_display_text
 from gateway.models import DocumentGroup, DocumentList, DocumentView, ErrorBody, UploadResult
 from gateway.resources import Resources, ResourcesDep
 from gateway.sets import ensure_set
@@ -178,21 +179,21 @@ async def upload_document(
     file: Annotated[
         UploadFile, File(description="The document: PDF, DOCX, HTML, Markdown, plain text or e-mail (.eml).")
     ],
-    title: Annotated[str, Form(min_length=1, max_length=300)],
-    version: Annotated[str, Form(min_length=1, max_length=100)],
+    title: Annotated[str, Form(min_length=1, max_length=300), VisibleText],
+    version: Annotated[str, Form(min_length=1, max_length=100), VisibleText],
     doc_type: Annotated[DocType, Form()],
     set_name: Annotated[str | None, Form(max_length=200)] = None,
 ) -> UploadResult:
     """Check size and type, store the bytes, queue ingestion; 202 with the document id."""
     data, content_type = await _read_document(resources, file)
     # The set's stored spelling: "hr" and "HR" name one set, and a new name becomes a set.
-    named_set = " ".join((set_name or "").split())
+    named_set = clean_display_text(set_name or "")
     upload = NewUpload(
         data=data,
         content_type=content_type,
         filename=safe_filename(file.filename),
-        title=title.strip() or title,
-        version=version.strip() or version,
+        title=title,
+        version=version,
         doc_type=doc_type,
         set_name=(await ensure_set(resources, principal, named_set)).name if named_set else None,
     )
@@ -328,11 +329,10 @@ async def upload_new_version(
     resources: ResourcesDep,
     response: Response,
     file: Annotated[UploadFile, File(description="The new version of the document.")],
-    version: Annotated[str, Form(min_length=1, max_length=100)],
+    version: Annotated[str, Form(min_length=1, max_length=100), VisibleText],
 ) -> UploadResult:
     """Upload a new version of a document: same title, type and set; the old one stays by its id."""
     previous = await owned_document(resources, principal, document_id)
-    version = version.strip() or version
     if version == previous.version:
         raise HTTPException(
             status.HTTP_409_CONFLICT,

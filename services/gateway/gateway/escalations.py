@@ -1,4 +1,4 @@
-"""Admin endpoints for escalation tickets (seed 003): list them, and answer one as a human reviewer.
+"""Admin endpoints for escalation tickets (docs/product.md, Escalation to a reviewer): list them, and answer one as a human reviewer.
 
 The reviewer's answer lands in the ticket's conversation as an assistant message marked as answered
 by a reviewer, and is published as a ``response`` event so open SSE clients see it at once.

@@ -5,6 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from gateway.display_text import VisibleText
 from policypal.contracts import ChatMentions, DocType, InterruptEvent, ResumeValue
 from policypal.state import DocumentStatus, StoredMessage
 
@@ -69,7 +70,7 @@ class DocumentList(BaseModel):
     )
 
 
-Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200), VisibleText]
 
 
 class ConversationCreate(BaseModel):

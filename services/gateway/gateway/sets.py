@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from gateway.display_text import VisibleText
 from gateway.models import ErrorBody
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
@@ -37,6 +38,7 @@ PALETTE: dict[str, str] = {
 SetName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$"),
+    VisibleText,
 ]
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody, "description": "Missing, invalid or expired credential."},

@@ -2,9 +2,15 @@
 
 import os
 
-from fastapi import HTTPException, UploadFile, status
+from fastapi import HTTPException, Request, UploadFile, status
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse
+from python_multipart.exceptions import MultipartParseError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from gateway.display_text import clean_display_text
 from gateway.models import ErrorBody
 from policypal.filetypes import SUPPORTED_TYPES, claimed_types, detect_file_type, judge
 
@@ -47,10 +53,49 @@ def require_supported(data: bytes, filename: str | None, declared: str | None) -
     return detected.media_type
 
 
+#: Longest file name accepted, in characters (most file systems store no longer a name).
+MAX_FILENAME_CHARS = 255
+#: Longest header line of one part of the multipart upload (python-multipart's limit, in bytes).
+MAX_PART_HEADER_BYTES = 4096
+
+
 def safe_filename(name: str | None) -> str:
-    """The file's base name (clients may send a full path), never empty."""
-    base = os.path.basename((name or "").replace("\\", "/")).strip()
-    return base[:255] or "document"
+    """The file's base name (clients may send a full path), cleaned for display, never empty.
+
+    Raises 422 when the name is longer than ``MAX_FILENAME_CHARS``: a cut name could hide its end
+    (``report.pdf`` + 300 spaces + ``.exe``), so the caller renames the file instead.
+    """
+    base = clean_display_text(os.path.basename((name or "").replace("\\", "/")))
+    if len(base) > MAX_FILENAME_CHARS:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            f"The file name is {len(base)} characters long; the limit is {MAX_FILENAME_CHARS}. "
+            "Rename the file and upload it again.",
+        )
+    return base or "document"
+
+
+def _part_header_too_long(exc: BaseException) -> bool:
+    # Starlette answers any multipart parse failure with "Invalid multipart data."; the parser's own
+    # error, two links down the chain, says which.
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, MultipartParseError) and "header size" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+async def explain_multipart_errors(request: Request, exc: StarletteHTTPException) -> Response:
+    """Answer an upload whose part header is too long (a very long file name) with the limit, not
+    "Invalid multipart data."; every other HTTP error as FastAPI does."""
+    if exc.status_code == status.HTTP_400_BAD_REQUEST and _part_header_too_long(exc):
+        detail = (
+            f"A header of the upload is longer than {MAX_PART_HEADER_BYTES} bytes, most likely the file "
+            f"name: file names are limited to {MAX_FILENAME_CHARS} characters. Rename the file and upload it again."
+        )
+        return JSONResponse(ErrorBody(detail=detail).model_dump(), status_code=status.HTTP_400_BAD_REQUEST)
+    return await http_exception_handler(request, exc)
 
 
 class UploadSizeGuard:

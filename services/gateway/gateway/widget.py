@@ -1,22 +1,30 @@
-"""The widget handshake (seed 003): an allowed Origin gets a short-lived session bound to one conversation."""
+"""The widget handshake: an allowed Origin gets a short-lived session bound to one conversation.
+
+Anyone can ask for a session, so it is cheap and bounded (docs/adr/0009-widget-budget-and-event-tickets.md):
+sessions spend their own budget (per tenant and per client address), never the tenant's users'; a
+refused request spends nothing; and a session stores nothing. Its conversation id is only reserved
+in the visitor's token, and the conversation is stored when the visitor sends a first message, so a
+flood of sessions leaves no conversations behind, only tokens that expire on their own.
+"""
 
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Header, HTTPException, Response, status
+from fastapi import APIRouter, Header, HTTPException, Request, Response, status
 from pydantic import BaseModel, Field
 
 from gateway.models import ErrorBody
-from gateway.rate_limits import check_rate
-from gateway.resources import ResourcesDep
-from policypal.auth import TenantStore, issue_token, origin_allowed
+from gateway.rate_limits import Counter, address_key, count_if_room, too_many
+from gateway.resources import Resources, ResourcesDep
+from policypal.auth import MalformedOrigin, Principal, TenantStore, issue_token, origin_allowed, parse_origin
 from policypal.contracts.envelope import SafeId, new_event_id
 from policypal.state import ConversationRecord
 
 router = APIRouter(prefix="/v1/widget", tags=["widget"])
 
 _FORBIDDEN = "This page's origin is not allowed to open a chat for this organisation."
+WIDGET_CONVERSATION_TITLE = "Website chat"
 
 
 class WidgetSessionCreate(BaseModel):
@@ -26,12 +34,16 @@ class WidgetSessionCreate(BaseModel):
 
 
 class WidgetSession(BaseModel):
-    """A visitor's session: a customer token for one new conversation."""
+    """A visitor's session: a customer token for one conversation, stored on its first message."""
 
-    token: str = Field(description="Send as 'Authorization: Bearer <token>' or ?token= on the events URL.")
+    token: str = Field(
+        description="Send as 'Authorization: Bearer <token>'; for the event stream, trade it for a ticket "
+        "(POST /v1/conversations/{id}/event-tickets)."
+    )
     conversation_id: str
     expires_at: datetime
     events_url: str
+    event_tickets_url: str = Field(description="Where the widget gets a ticket to open events_url.")
 
 
 def _cors(response: Response, origin: str) -> None:
@@ -40,14 +52,59 @@ def _cors(response: Response, origin: str) -> None:
     response.headers["Vary"] = "Origin"
 
 
+def reserved_conversation(principal: Principal, conversation_id: str) -> ConversationRecord | None:
+    """The not-yet-stored conversation a widget token is bound to, when it is ``conversation_id``."""
+    if principal.role != "customer" or principal.conversation_id != conversation_id:
+        return None
+    return ConversationRecord(
+        conversation_id=conversation_id,
+        tenant_id=principal.tenant_id,
+        user_id=principal.user_id,
+        title=WIDGET_CONVERSATION_TITLE,
+    )
+
+
+def _checked_origin(origin: str | None) -> str:
+    # "null" is how a browser names an opaque origin (a sandboxed frame, a file): valid, never allowed.
+    if origin is None or origin.strip() == "null":
+        raise HTTPException(status.HTTP_403_FORBIDDEN, _FORBIDDEN)
+    try:
+        parse_origin(origin)
+    except MalformedOrigin as exc:
+        raise HTTPException(
+            status.HTTP_400_BAD_REQUEST,
+            "The Origin header is not a web origin (http(s)://host[:port], the port a number up to 65535).",
+        ) from exc
+    return origin
+
+
+async def _spend_session_budget(resources: Resources, request: Request, tenant_id: str) -> None:
+    settings = resources.settings
+    limits = (await TenantStore(resources.redis).get(tenant_id)).limits
+    address = address_key(request.client.host if request.client else None)
+    per_tenant = limits.widget_sessions_per_window or settings.widget_sessions_per_tenant
+    per_address = limits.widget_sessions_per_address or settings.widget_sessions_per_address
+    counters = [
+        Counter("tenant", f"pp:{tenant_id}:rl:widget_sessions", per_tenant),
+        Counter("address", f"pp:{tenant_id}:rl:widget_sessions:addr:{address}", per_address),
+    ]
+    decision = await count_if_room(
+        resources.redis, counters, window_seconds=settings.rate_limit_window_seconds
+    )
+    if not decision.allowed:
+        who = "This site's visitors have" if decision.limit == "tenant" else "This address has"
+        raise too_many(f"{who} opened too many chat sessions", decision)
+
+
 @router.post(
     "/sessions",
     status_code=status.HTTP_201_CREATED,
     response_model=WidgetSession,
-    responses={403: {"model": ErrorBody}, 429: {"model": ErrorBody}},
+    responses={400: {"model": ErrorBody}, 403: {"model": ErrorBody}, 429: {"model": ErrorBody}},
 )
 async def create_widget_session(
     body: WidgetSessionCreate,
+    request: Request,
     resources: ResourcesDep,
     response: Response,
     origin: Annotated[
@@ -56,45 +113,24 @@ async def create_widget_session(
 ) -> WidgetSession:
     """Open a widget session when the browser's Origin is one of the tenant's allowed domains (403 otherwise)."""
     settings = resources.settings
+    checked = _checked_origin(origin)
     profile = await TenantStore(resources.redis).get(body.tenant_id)
     # An unknown tenant looks like a forbidden origin: the answer reveals nothing about tenants.
-    if origin is None or not origin_allowed(origin, profile.allowed_domains):
+    if not origin_allowed(checked, profile.allowed_domains):
         raise HTTPException(status.HTTP_403_FORBIDDEN, _FORBIDDEN)
-    decision = await check_rate(
-        resources.redis,
-        body.tenant_id,
-        "widget-sessions",
-        tenant_limit=profile.limits.requests_per_window or settings.rate_limit_tenant_requests,
-        caller_limit=profile.limits.principal_requests_per_window or settings.rate_limit_principal_requests,
-        window_seconds=settings.rate_limit_window_seconds,
-    )
-    if not decision.allowed:
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            f"Too many chat sessions were opened; retry in {decision.retry_after_seconds} seconds.",
-            headers={"Retry-After": str(decision.retry_after_seconds)},
-        )
+    await _spend_session_budget(resources, request, body.tenant_id)
     visitor = f"anon_{uuid.uuid4().hex}"
-    conversation = ConversationRecord(
-        conversation_id=uuid.UUID(new_event_id()).hex,
-        tenant_id=body.tenant_id,
-        user_id=visitor,
-        title="Website chat",
-    )
-    await resources.conversations.create(conversation)
+    conversation_id = uuid.UUID(new_event_id()).hex
     ttl = settings.widget_session_ttl_seconds
     token = issue_token(
-        settings,
-        body.tenant_id,
-        visitor,
-        ttl,
-        role="customer",
-        conversation_id=conversation.conversation_id,
+        settings, body.tenant_id, visitor, ttl, role="customer", conversation_id=conversation_id
     )
-    _cors(response, origin)
+    _cors(response, checked)
+    conversation_path = f"/v1/conversations/{conversation_id}"
     return WidgetSession(
         token=token,
-        conversation_id=conversation.conversation_id,
+        conversation_id=conversation_id,
         expires_at=datetime.now(UTC) + timedelta(seconds=ttl),
-        events_url=f"{settings.events_base_url}/v1/conversations/{conversation.conversation_id}/events",
+        events_url=f"{settings.events_base_url}{conversation_path}/events",
+        event_tickets_url=f"{settings.api_base_url}{conversation_path}/event-tickets",
     )

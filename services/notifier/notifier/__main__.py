@@ -11,7 +11,7 @@ def main() -> None:
     """Read the settings, set up tracing and metrics and serve until stopped."""
     settings = get_settings()
     configure_json_logging("notifier", settings.log_level)
-    setup_tracing(
+    provider = setup_tracing(
         "notifier", otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
     )
     setup_metrics(
@@ -22,7 +22,7 @@ def main() -> None:
         console=settings.otel_console,
     )
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, tracer_provider=provider),
         host=settings.host,
         port=settings.notifier_port,
         log_level=settings.log_level.lower(),

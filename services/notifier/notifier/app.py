@@ -5,6 +5,7 @@ from contextlib import asynccontextmanager
 
 import nats
 from fastapi import FastAPI, Request, Response, status
+from opentelemetry.trace import TracerProvider
 from redis.asyncio import Redis
 from starlette.types import Scope
 
@@ -12,10 +13,10 @@ from notifier import routes
 from notifier.fanout import FanOut
 from notifier.resources import Resources
 from notifier.routes import StreamAlreadyEnded
-from policypal.auth import Authenticator
+from policypal.auth import Authenticator, EventTicketStore
 from policypal.auth.cors import TenantCors, deployment_origins
 from policypal.bus import declare_streams
-from policypal.bus.broker import DEFAULT_NATS_URL
+from policypal.bus.broker import DEFAULT_NATS_URL, credentials
 from policypal.config import Settings
 from policypal.contracts.streams import EVENTS
 from policypal.state import ConversationStore, DocumentCatalog, connect_redis
@@ -30,15 +31,20 @@ def _redis(scope: Scope) -> Redis:
     return redis
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """A notifier for ``settings``; connections open when the app starts and close when it stops."""
+def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> FastAPI:
+    """A notifier for ``settings``; connections open when the app starts and close when it stops.
+
+    ``tracer_provider``: the process's provider for the HTTP spans (default: the global one).
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # A plain nats-py client: the notifier only reads through ephemeral ordered consumers (one
         # live feed per thread, one short replay per connection), which FastStream's subscriber
         # model (declared at start-up) does not express.
-        nc = await nats.connect(settings.nats_url or DEFAULT_NATS_URL, max_reconnect_attempts=-1)
+        nc = await nats.connect(
+            settings.nats_url or DEFAULT_NATS_URL, max_reconnect_attempts=-1, **credentials(settings)
+        )
         redis = connect_redis(settings.redis_url)
         fanout: FanOut | None = None
         try:
@@ -57,6 +63,8 @@ def create_app(settings: Settings) -> FastAPI:
             )
             # API keys of other systems are accepted on streams too.
             app.state.authenticator = Authenticator(settings, redis)
+            # Browsers' EventSource comes with a ticket the gateway issued, never a token in the URL.
+            app.state.event_tickets = EventTicketStore(redis, settings.event_ticket_ttl_seconds)
             yield
         finally:
             if fanout is not None:
@@ -69,6 +77,7 @@ def create_app(settings: Settings) -> FastAPI:
         version="0.1.0",
         description="Server-Sent Events of conversations and documents, with replay by Last-Event-ID.",
         lifespan=lifespan,
+        telemetry={"tracer_provider": tracer_provider} if tracer_provider is not None else None,
     )
     app.state.settings = settings
     # The widget opens its EventSource from a tenant's site: the same origins as the gateway answer;

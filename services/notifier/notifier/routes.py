@@ -9,8 +9,7 @@ from pydantic import BaseModel, Field
 from notifier.resources import ResourcesDep
 from notifier.streaming import StreamPlan, already_ended, thread_events
 from notifier.wire import SSE_OPENAPI_CONTENT, EventStreamResponse, event_stream_response
-from policypal.auth import Principal
-from policypal.auth.http import require_stream_scope
+from policypal.auth.http import StreamAccess, require_stream_scope
 from policypal.contracts import CHAT_TERMINAL_TYPES, DOCUMENT_TERMINAL_TYPES
 
 router = APIRouter()
@@ -26,8 +25,8 @@ LastEventIdQuery = Annotated[
 ]
 LastEventIdHeader = Annotated[str | None, Header(alias="last-event-id")]
 #: Streams need the scope of the routes that start what they stream.
-ChatPrincipal = Annotated[Principal, Depends(require_stream_scope("chat"))]
-IngestPrincipal = Annotated[Principal, Depends(require_stream_scope("ingest"))]
+ChatAccess = Annotated[StreamAccess, Depends(require_stream_scope("chat"))]
+IngestAccess = Annotated[StreamAccess, Depends(require_stream_scope("ingest"))]
 
 
 class ErrorBody(BaseModel):
@@ -82,15 +81,26 @@ async def _plan(
 
 async def conversation_plan(
     conversation_id: ThreadId,
-    principal: ChatPrincipal,
+    access: ChatAccess,
     resources: ResourcesDep,
     request_id: RequestIdQuery = None,
     last_event_id: LastEventIdQuery = None,
     last_event_header: LastEventIdHeader = None,
 ) -> StreamPlan:
-    """What to stream for a conversation the caller owns (404 otherwise)."""
-    record = await resources.conversations.get(principal.tenant_id, principal.user_id, conversation_id)
-    if record is None:
+    """What to stream for a conversation the caller owns (404 otherwise).
+
+    A widget visitor's conversation is stored on its first message; before that, the visitor may
+    already follow the one conversation its session is bound to.
+    """
+    principal = access.principal
+    store = resources.conversations
+    record = await store.get(principal.tenant_id, principal.user_id, conversation_id)
+    reserved = (
+        record is None
+        and principal.conversation_id == conversation_id
+        and not await store.exists(principal.tenant_id, conversation_id)
+    )
+    if (record is None and not reserved) or not access.permits("conversation", conversation_id):
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No such conversation.")
     return await _plan(
         resources,
@@ -105,15 +115,16 @@ async def conversation_plan(
 
 async def document_plan(
     document_id: ThreadId,
-    principal: IngestPrincipal,
+    access: IngestAccess,
     resources: ResourcesDep,
     request_id: RequestIdQuery = None,
     last_event_id: LastEventIdQuery = None,
     last_event_header: LastEventIdHeader = None,
 ) -> StreamPlan:
     """What to stream for a document the caller owns (404 otherwise)."""
+    principal = access.principal
     record = await resources.catalog.get(principal.tenant_id, principal.user_id, document_id)
-    if record is None:
+    if record is None or not access.permits("document", document_id):
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No such document.")
     return await _plan(
         resources,

@@ -2,7 +2,15 @@
 
 from policypal.auth.api_keys import ApiKeyRecord, ApiKeyStore
 from policypal.auth.authenticator import Authenticator
-from policypal.auth.tenants import TenantProfile, TenantSettings, TenantStore, origin_allowed
+from policypal.auth.event_tickets import EventTicket, EventTicketStore, IssuedTicket, ThreadKind
+from policypal.auth.tenants import (
+    MalformedOrigin,
+    TenantProfile,
+    TenantSettings,
+    TenantStore,
+    origin_allowed,
+    parse_origin,
+)
 from policypal.auth.tokens import (
     ALL_SCOPES,
     InvalidToken,
@@ -18,14 +26,20 @@ __all__ = [
     "ApiKeyRecord",
     "ApiKeyStore",
     "Authenticator",
+    "EventTicket",
+    "EventTicketStore",
     "InvalidToken",
+    "IssuedTicket",
+    "MalformedOrigin",
     "Principal",
     "Role",
     "Scope",
     "TenantProfile",
     "TenantSettings",
     "TenantStore",
+    "ThreadKind",
     "issue_token",
     "origin_allowed",
+    "parse_origin",
     "verify_token",
 ]

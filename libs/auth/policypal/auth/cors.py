@@ -19,6 +19,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from policypal.auth.tenants import MalformedOrigin, parse_origin
+
 logger = logging.getLogger(__name__)
 
 #: Headers a browser may read from any answer: the wait after a 429, how to authenticate after a 401.
@@ -55,12 +57,8 @@ def origin_patterns(origin: str) -> list[str]:
     one with a port only that port, and ``*.example.com`` every subdomain (not example.com itself).
     """
     try:
-        parts = urlsplit(origin.strip().lower())
-        port = parts.port
-    except ValueError:
-        return []
-    host = parts.hostname
-    if parts.scheme not in ("http", "https") or not host or parts.path not in ("", "/"):
+        _, host, port = parse_origin(origin)
+    except MalformedOrigin:
         return []
     labels = host.split(".")
     hosts = [host] + ["*." + ".".join(labels[i:]) for i in range(1, len(labels))]

@@ -26,6 +26,14 @@ class TenantLimits(BaseModel):
     principal_requests_per_window: int | None = Field(
         default=None, ge=1, description="Each user, API key or widget session."
     )
+    widget_sessions_per_window: int | None = Field(
+        default=None,
+        ge=1,
+        description="Widget sessions all visitors may open (apart from the users' budget).",
+    )
+    widget_sessions_per_address: int | None = Field(
+        default=None, ge=1, description="Widget sessions one client address may open."
+    )
 
 
 class TenantSettings(BaseModel):
@@ -48,15 +56,34 @@ class TenantProfile(TenantSettings):
     tenant_id: SafeId
 
 
+class MalformedOrigin(ValueError):  # noqa: N818 - the name reads as the verdict
+    """The ``Origin`` header is not ``scheme://host[:port]`` (e.g. a port that is not a number)."""
+
+
+def parse_origin(origin: str) -> tuple[str, str, int | None]:
+    """``(scheme, host, port)`` of a browser ``Origin``, lower-cased; raises ``MalformedOrigin``."""
+    try:
+        parts = urlsplit(origin.strip().lower())
+        port = parts.port
+    except ValueError as exc:  # urllib's verdict on a port out of range or not a number
+        raise MalformedOrigin(f"malformed origin: {exc}") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        raise MalformedOrigin("an origin is http(s)://host[:port]")
+    return parts.scheme, parts.hostname, port
+
+
 def origin_allowed(origin: str | None, allowed_domains: list[str]) -> bool:
-    """True when the browser ``Origin`` (scheme://host[:port]) is one of the allowed domains."""
+    """True when the browser ``Origin`` (scheme://host[:port]) is one of the allowed domains.
+
+    A malformed origin is allowed nowhere; callers that want to tell it apart use ``parse_origin``.
+    """
     if not origin:
         return False
-    parts = urlsplit(origin.strip().lower())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+    try:
+        _, host, port = parse_origin(origin)
+    except MalformedOrigin:
         return False
-    host = parts.hostname
-    with_port = f"{host}:{parts.port}" if parts.port else host
+    with_port = f"{host}:{port}" if port else host
     for domain in allowed_domains:
         # A domain without a port allows any port of that host; one with a port only that port.
         candidate = with_port if ":" in domain else host

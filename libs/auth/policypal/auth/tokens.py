@@ -46,10 +46,14 @@ class Principal(BaseModel):
     user_id: SafeId
     role: Role = "user"
     scopes: frozenset[Scope] = frozenset()
-    #: A widget session is bound to one conversation (seed 003's ticket).
+    #: A widget session is bound to one conversation (docs/product.md, Widget sessions).
     conversation_id: SafeId | None = None
     #: Set when the caller authenticated with an API key.
     key_id: SafeId | None = None
+
+    def bound_elsewhere(self, conversation_id: str) -> bool:
+        """True when this credential is bound to one conversation and it is not ``conversation_id``."""
+        return self.conversation_id is not None and self.conversation_id != conversation_id
 
     @model_validator(mode="after")
     def _default_scopes(self) -> Self:

@@ -28,6 +28,15 @@ redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
 return 1
 """
 
+# Stores a record unless one is there, and lists it for its owner; answers the record now stored.
+_CREATE_ONCE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  return ARGV[1]
+end
+return redis.call('GET', KEYS[1])
+"""
+
 # Changes the title of a stored record in place, leaving every other field as it is now.
 _RENAME = """
 local raw = redis.call('GET', KEYS[1])
@@ -95,6 +104,7 @@ class ConversationStore:
         self._redis = redis
         self._append_once = redis.register_script(APPEND_ONCE_SCRIPT)
         self._rename = redis.register_script(_RENAME)
+        self._create_once = redis.register_script(_CREATE_ONCE)
 
     async def create(self, record: ConversationRecord) -> None:
         """Store a new conversation and list it for its owner."""
@@ -105,6 +115,21 @@ class ConversationStore:
                 {record.conversation_id: record.created_at.timestamp()},
             )
             await pipe.execute()
+
+    async def create_once(self, record: ConversationRecord) -> ConversationRecord:
+        """Store ``record`` unless its conversation exists (two first messages racing store one); the stored one."""
+        raw = await self._create_once(
+            keys=[
+                keys.conversation(record.tenant_id, record.conversation_id),
+                keys.user_conversations(record.tenant_id, record.user_id),
+            ],
+            args=[record.model_dump_json(), record.created_at.timestamp(), record.conversation_id],
+        )
+        return ConversationRecord.model_validate_json(raw)
+
+    async def exists(self, tenant_id: str, conversation_id: str) -> bool:
+        """True when a conversation with this id is stored in the tenant, whoever owns it."""
+        return bool(await self._redis.exists(keys.conversation(tenant_id, conversation_id)))
 
     async def get(self, tenant_id: str, user_id: str, conversation_id: str) -> ConversationRecord | None:
         """The conversation if it exists and belongs to this tenant and user, else None."""

@@ -16,17 +16,23 @@ from policypal.telemetry.request_scope import (
     service_span,
     stamp_action,
 )
-from policypal.telemetry.tracing import setup_tracing, tracer
+from policypal.telemetry.tracing import build_tracer_provider, setup_tracing, tracer
+from policypal.telemetry.url_redaction import AccessLogRedaction, QueryRedaction, redact_query, redact_url
 
 __all__ = [
+    "AccessLogRedaction",
     "JsonFormatter",
+    "QueryRedaction",
     "RequestScope",
     "build_meter_provider",
+    "build_tracer_provider",
     "configure_json_logging",
     "current_scope",
     "metrics_endpoint",
     "record_llm_usage",
     "record_request",
+    "redact_query",
+    "redact_url",
     "request_scope",
     "scope_attributes",
     "service_span",

@@ -1,7 +1,7 @@
 """Logs as one JSON object per line, with the trace and span of the current request.
 
 Ops can then jump from a log line to its trace. Messages are our own sentences; document text and
-secrets are never logged by PolicyPal code.
+secrets are never logged by PolicyPal code, and the query strings of access-log lines are redacted.
 """
 
 import json
@@ -9,6 +9,8 @@ import logging
 from datetime import UTC, datetime
 
 from opentelemetry import trace
+
+from policypal.telemetry.url_redaction import AccessLogRedaction
 
 
 class JsonFormatter(logging.Formatter):
@@ -40,6 +42,8 @@ def configure_json_logging(service: str, level: str) -> None:
     """Send every log record of this process to stderr as JSON."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter(service))
+    # uvicorn's access log writes each request's URL: its query may hold a ticket or a token.
+    handler.addFilter(AccessLogRedaction())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -1,4 +1,4 @@
-// The REST API on this origin and the notifier's event streams, with the signed-in token.
+// The REST API on this origin (with the signed-in token) and the notifier's event streams (with tickets).
 
 const TOKEN_KEY = "policypal.token";
 
@@ -88,38 +88,80 @@ export async function api(path, { method = "GET", json, form, headers = {} } = {
   return body;
 }
 
-/** `url` (an `events_url` the API returned) with the token, as EventSource cannot send headers. */
-export function withToken(url) {
-  const full = new URL(url, location.href);
-  full.searchParams.set("token", storedToken() ?? "");
-  return full.href;
+/** Ask the gateway for a single-use ticket that opens the stream at `url` (no token ever goes in a URL). */
+async function streamWithTicket(url, lastEventId) {
+  const target = new URL(url, location.href);
+  const ticket = await api(target.pathname.replace(/\/events$/, "/event-tickets"), { method: "POST" });
+  const stream = new URL(ticket.events_url, location.href);
+  for (const [key, value] of target.searchParams) stream.searchParams.set(key, value);
+  if (lastEventId) stream.searchParams.set("last_event_id", lastEventId);
+  return stream.href;
 }
+
+const MAX_RECONNECTS = 5;
 
 /**
  * Follow an event stream. `onEvent(type, payload)` gets each named event in order; `types` lists
- * the event names to listen for. The browser reconnects by itself with Last-Event-ID; when the
- * stream cannot be opened at all, the token is checked (a 401 signs out) and `onLost` is told.
- * Returns a function that closes the stream.
+ * the event names to listen for. A ticket opens a stream once, so the browser's own reconnect (same
+ * URL) cannot work: a dropped stream is reopened here with a new ticket, resuming after the last
+ * event seen. When the stream cannot be opened at all, the token is checked (a 401 signs out) and
+ * `onLost` is told. Returns a function that closes the stream.
  */
 export function follow(url, types, onEvent, onLost = () => {}) {
-  const source = new EventSource(withToken(url));
-  for (const type of types) {
-    source.addEventListener(type, (message) => {
-      let payload;
-      try {
-        payload = JSON.parse(message.data);
-      } catch {
+  let source = null;
+  let stopped = false;
+  let lastEventId = "";
+  let reconnects = 0;
+
+  const lost = (message) => {
+    if (!stopped) onLost(message);
+  };
+
+  async function open() {
+    let streamUrl;
+    try {
+      streamUrl = await streamWithTicket(url, lastEventId);
+    } catch (error) {
+      lost(error.message);
+      return;
+    }
+    if (stopped) return;
+    let opened = false;
+    source = new EventSource(streamUrl);
+    source.addEventListener("open", () => {
+      opened = true;
+    });
+    for (const type of types) {
+      source.addEventListener(type, (message) => {
+        if (message.lastEventId) lastEventId = message.lastEventId;
+        reconnects = 0; // the stream makes progress: a later drop gets a fresh set of retries
+        let payload;
+        try {
+          payload = JSON.parse(message.data);
+        } catch {
+          return;
+        }
+        onEvent(type, payload);
+      });
+    }
+    source.addEventListener("error", () => {
+      source.close();
+      if (stopped) return;
+      if (opened && reconnects < MAX_RECONNECTS) {
+        reconnects += 1;
+        setTimeout(open, 500 * 2 ** (reconnects - 1));
         return;
       }
-      onEvent(type, payload);
+      api("/v1/conversations").then(
+        () => lost("The event stream closed; reload to see the latest state."),
+        (error) => lost(error.message),
+      );
     });
   }
-  source.addEventListener("error", () => {
-    if (source.readyState !== EventSource.CLOSED) return; // reconnecting by itself
-    api("/v1/conversations").then(
-      () => onLost("The event stream closed; reload to see the latest state."),
-      (error) => onLost(error.message),
-    );
-  });
-  return () => source.close();
+
+  open();
+  return () => {
+    stopped = true;
+    source?.close();
+  };
 }

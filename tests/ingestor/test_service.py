@@ -95,7 +95,10 @@ async def test_invalid_payload_goes_to_the_dead_letter_subject(running: Running,
         if marker.encode() in msg.data:
             break
     assert msg.headers is not None
-    assert msg.headers["Policypal-Error"].startswith("invalid DocumentUploaded")
+    # A body that is not JSON is refused on admission; one that is, by the event's model.
+    expected = "invalid DocumentUploaded" if shape == "wrong fields" else "invalid: the body is not JSON"
+    assert msg.headers["Policypal-Error"].startswith(expected)
+    assert msg.headers["Policypal-Error-Code"] == "invalid"
     assert msg.headers["Policypal-Original-Subject"] == DOCS_UPLOADED
 
 

@@ -1,4 +1,4 @@
-"""Adaptive stratified sampling (seed 000): a share of a document's chunks, spread over all of it.
+"""Adaptive stratified sampling (docs/product.md, Stratified sampling): a share of a document's chunks, spread over all of it.
 
 The document is cut into as many equal segments as chunks are wanted and the middle chunk of each
 segment is taken, so the sample reaches from the beginning to the end and never clusters in one
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from policypal.vectorstore import ChunkIndex, ChunkPoint
 
-#: Summarize: 15-20 % of the chunks, at least 10, at most 30 (seed 000: 20 -> 10, 100 -> 18, 500 -> 30).
+#: Summarize: 15-20 % of the chunks, at least 10, at most 30 (docs/product.md, Stratified sampling: 20 -> 10, 100 -> 18, 500 -> 30).
 SUMMARY_SHARE = 0.18
 SUMMARY_MIN = 10
 SUMMARY_MAX = 30

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-#: Seed 000: 3-5 themes.
+#: docs/product.md, Holistic comparison: 3-5 themes.
 MIN_THEMES = 3
 MAX_THEMES = 5
 #: About one theme per this many sentences, within [MIN_THEMES, MAX_THEMES].

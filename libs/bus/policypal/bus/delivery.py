@@ -18,7 +18,7 @@ from faststream.nats import NatsBroker, NatsMessage
 from nats.js import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
-from policypal.bus.admission import Refusal, admit
+from policypal.bus.admission import Inadmissible, admit
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ
 from policypal.contracts.subjects import dead_letter
@@ -67,7 +67,7 @@ async def process_delivery(
     started = time.perf_counter()
     consumer = msg.raw_message.metadata.consumer
     payload, refusal = admit(msg.raw_message.subject, msg.body)
-    event: E | ValidationError | Refusal
+    event: E | ValidationError | Inadmissible
     if refusal is not None:
         event = refusal
     else:
@@ -95,7 +95,7 @@ def _action_of(event: object) -> str | None:
 async def _settle(
     msg: NatsMessage,
     model: type[E],
-    event: E | ValidationError | Refusal,
+    event: E | ValidationError | Inadmissible,
     handle: Callable[[E], Awaitable[None]],
     broker: NatsBroker,
     max_deliver: int,
@@ -103,7 +103,7 @@ async def _settle(
     backoff: Sequence[float],
 ) -> DeliveryOutcome:
     deliveries = msg.raw_message.metadata.num_delivered
-    if isinstance(event, Refusal):
+    if isinstance(event, Inadmissible):
         await _dead_letter(broker, msg, f"{event.code}: {event.reason}", deliveries, code=event.code)
         return DeliveryOutcome.DEAD_LETTERED
     if isinstance(event, ValidationError):

@@ -109,6 +109,19 @@ async def test_stale_or_unfit_answers_are_refused(
     assert response.json()["detail"]
 
 
+async def test_a_typed_answer_longer_than_an_audit_text_is_refused_before_it_reaches_the_bus(
+    client: httpx.AsyncClient, redis_client: Redis, settings: Settings
+) -> None:
+    headers, conversation_id, _ = await open_question(client, redis_client, settings)
+    body = {
+        "interrupt_id": "interrupt-req-asked",
+        "resume_value": {"type": "text_input", "value": "Records are kept. " * 3000},
+    }
+    response = await client.post(f"/v1/conversations/{conversation_id}/resume", headers=headers, json=body)
+    assert response.status_code == 422
+    assert "at most 50,000 are accepted" in response.text
+
+
 async def test_nothing_pending_is_a_conflict(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     conversation_id = await new_conversation(client, auth)
     assert (await client.get(f"/v1/conversations/{conversation_id}", headers=auth)).json()[

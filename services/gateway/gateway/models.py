@@ -3,10 +3,11 @@
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from gateway.display_text import VisibleText
 from policypal.contracts import ChatMentions, DocType, InterruptEvent, ResumeValue
+from policypal.contracts.audit import MAX_SOURCE_TEXT
 from policypal.state import DocumentStatus, StoredMessage
 
 
@@ -140,6 +141,18 @@ class ResumeCreate(BaseModel):
 
     interrupt_id: str = Field(min_length=1, max_length=200)
     resume_value: ResumeValue
+
+    @field_validator("resume_value")
+    @classmethod
+    def _bounded_answer(cls, answer: ResumeValue) -> ResumeValue:
+        # A typed answer may be the text to audit: the same bound as a pasted audit text, which the
+        # action request carries on the bus.
+        if answer.value is not None and len(answer.value) > MAX_SOURCE_TEXT:
+            raise ValueError(
+                f"the answer has {len(answer.value):,} characters; at most {MAX_SOURCE_TEXT:,} are accepted "
+                "(upload a longer text as a document and audit the document)"
+            )
+        return answer
 
 
 class CancelCreate(BaseModel):

@@ -10,7 +10,7 @@ from redis.asyncio import Redis
 
 from actions.audit.service import DURABLE, SUBJECT, build_router
 from actions.drafting import llm_fallback_notice
-from policypal.contracts.audit import MAX_SOURCE_TEXT, SEVERITY_ORDER, AuditResult
+from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
@@ -207,11 +207,6 @@ async def test_a_target_without_rules_is_named_as_such(
     [
         ({}, "audit_needs_source", "paste the text"),
         ({"source_text": "# Scope\n\n## Definitions\n\nRetention"}, "audit_needs_source", "only headings"),
-        (
-            {"source_text": "Records are kept. " * (MAX_SOURCE_TEXT // 10)},
-            "audit_source_too_long",
-            "Upload it",
-        ),
     ],
 )
 async def test_an_audit_with_nothing_to_check_is_refused_with_a_reason(

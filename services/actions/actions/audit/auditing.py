@@ -26,7 +26,6 @@ from actions.drafting import document_name, llm_fallback_notice
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
-from policypal.contracts.audit import MAX_SOURCE_TEXT
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
 from policypal.vectorstore import ChunkIndex
@@ -122,12 +121,6 @@ async def _source(event: ActionRequested, progress: Progress, index: ChunkIndex)
         raise Refusal(
             "audit_needs_source",
             "Please tag the policy to audit, or paste the text to audit, with the regulations to audit it against.",
-        )
-    if len(text) > MAX_SOURCE_TEXT:
-        raise Refusal(
-            "audit_source_too_long",
-            f"The text to audit has {len(text):,} characters; at most {MAX_SOURCE_TEXT:,} can be audited as "
-            "pasted text. Upload it as a document and audit the document instead.",
         )
     clauses = text_clauses(text)
     if not clauses:

@@ -1,6 +1,7 @@
 """The @Compare worker on a real nats-server, Valkey, local Qdrant and the real MiniLM embedder."""
 
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator
 
@@ -64,12 +65,13 @@ async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIter
         yield worker
 
 
-async def test_holistic_comparison_finds_the_planted_change_and_the_new_page(
+async def test_versions_of_one_document_get_a_redline_of_the_planted_change_and_the_new_page(
     harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
 ) -> None:
     index, (reg24, reg25, _) = library
     broker = await harness.start(index, embedder)
-    event = request(TENANT, "compare", "Compare these two versions", [reg24, reg25])
+    # Given newest first: the redline still reads the 2024 version as the earlier one.
+    event = request(TENANT, "compare", "Compare these two versions", [reg25, reg24])
 
     await harness.ask(broker, event, copies=2)
     body = await harness.terminal(TENANT)
@@ -77,8 +79,40 @@ async def test_holistic_comparison_finds_the_planted_change_and_the_new_page(
     assert (body["request_id"], body["model"], body["result"]["mode"]) == (
         event.request_id,
         "offline-extractive",
-        "holistic",
+        "redline",
     )
+    [pair] = body["result"]["pairs"]
+    assert (pair["from"], pair["to"]) == ("reg24", "reg25")
+    # The planted change, word for word, ranked first as a changed duration.
+    first = pair["changes"][0]
+    assert first["kind"] == "changed"
+    assert "number" in first["substance"]
+    assert "~~seven~~" in first["before"]["marked"]
+    assert "**ten**" in first["after"]["marked"]
+    cited = {c["marker"]: c for c in body["citations"]}
+    assert "seven years" in cited[first["before"]["marker"]]["quote"]
+    assert "ten years" in cited[first["after"]["marker"]]["quote"]
+    assert cited[first["after"]["marker"]]["document_id"] == "reg25"
+    # The page only the 2025 version has: its provisions are added; nothing else changed.
+    added = [c["after"]["text"] for c in pair["changes"] if c["kind"] == "added"]
+    assert any("machine learning" in text for text in added)
+    assert pair["counts"]["changed"] == 1
+    assert pair["counts"]["removed"] == 0
+    assert "~~seven~~" in body["answer"]
+    assert "versions of “Records Regulation”" in body["answer"]
+    assert_citations_verbatim(body, [reg24, reg25])
+    assert await harness.statuses(TENANT) == ["mode", "reading", "comparing"]
+
+
+async def test_different_documents_are_compared_theme_by_theme(
+    harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
+) -> None:
+    index, (reg24, _, policy) = library
+    broker = await harness.start(index, embedder)
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, policy]))
+    body = await harness.terminal(TENANT)
+
+    assert body["result"]["mode"] == "holistic"
     answer = body["answer"]
     sections = [
         "## Overview",
@@ -89,21 +123,11 @@ async def test_holistic_comparison_finds_the_planted_change_and_the_new_page(
     ]
     assert [answer.index(s) for s in sections] == sorted(answer.index(s) for s in sections)
     assert 3 <= len(body["result"]["themes"]) <= 5
+    # Named by a heading or a key phrase, not a bag of words ("customer, records, retained").
+    assert all(", " not in theme for theme in body["result"]["themes"])
     assert "without a language model" in answer
-    assert_citations_verbatim(body, [reg24, reg25])
-    # The planted change: seven years became ten years, shown as changed words of cited passages.
-    [change] = [
-        d for d in body["result"]["differences"] if {"before": "seven", "after": "ten"} in d["changes"]
-    ]
-    assert change["documents"] == ["reg24", "reg25"]
-    cited = {c["marker"]: c for c in body["citations"]}
-    assert "seven years" in cited[change["markers"][0]]["quote"]
-    assert "ten years" in cited[change["markers"][1]]["quote"]
-    # The page only the 2025 version has is unique to it.
-    unique = answer[answer.index("## Unique aspects") : answer.index("## Implications")]
-    assert "Only “Records Regulation” (2025)" in unique
-    assert "machine learning" in unique or "automated" in unique.lower()
-    assert await harness.statuses(TENANT) == ["sampling", "comparing"]
+    assert_citations_verbatim(body, [reg24, policy])
+    assert await harness.statuses(TENANT) == ["mode", "sampling", "comparing"]
 
 
 async def test_focused_comparison_is_a_difference_table_on_the_topic(
@@ -132,7 +156,32 @@ async def test_focused_comparison_is_a_difference_table_on_the_topic(
     assert_citations_verbatim(body, [reg24, reg25, policy])
     changes = [c for d in body["result"]["differences"] for c in d["changes"]]
     assert {"before": "seven", "after": "ten"} in changes
-    assert await harness.statuses(TENANT) == ["retrieving", "comparing"]
+    assert await harness.statuses(TENANT) == ["mode", "retrieving", "comparing"]
+
+
+async def test_a_topic_asked_of_versions_shows_what_changed_on_it(
+    harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
+) -> None:
+    index, (reg24, reg25, _) = library
+    broker = await harness.start(index, embedder)
+    question = "How long must customer records be retained?"
+    await harness.ask(broker, request(TENANT, "compare", question, [reg25, reg24]))
+    body = await harness.terminal(TENANT)
+
+    assert (body["result"]["mode"], body["result"]["topic"]) == ("focused", question)
+    answer = body["answer"]
+    table = [line for line in answer.splitlines() if line.startswith("| “")]
+    assert "seven years" in table[0]
+    assert "ten years" in table[1]
+    changes = answer[answer.index("## Changes between the versions on this topic") :]
+    assert "at least ~~seven~~ years" in changes
+    assert "at least **ten** years" in changes
+    [pair] = body["result"]["changes"]
+    assert (pair["from"], pair["to"]) == ("reg24", "reg25")
+    # The retention change, not the page on automated decisions: it is not about retention.
+    assert [c["kind"] for c in pair["changes"]] == ["changed"]
+    assert_citations_verbatim(body, [reg24, reg25])
+    assert await harness.statuses(TENANT) == ["mode", "retrieving", "comparing", "redlining"]
 
 
 async def test_one_document_is_refused_with_a_reason(
@@ -162,13 +211,13 @@ async def test_llm_holistic_comparison_extracts_themes_then_streams_the_cited_re
     openai_server: ScriptedOpenAI,
     llm: LLM,
 ) -> None:
-    index, (reg24, reg25, _) = library
+    index, (reg24, _, policy) = library
     openai_server.enqueue(
         Reply(content=json.dumps(THEMES), prompt_tokens=3000, completion_tokens=30),
         Reply(content=REPORT, prompt_tokens=4000, completion_tokens=90),
     )
     broker = await harness.start(index, embedder, llm=llm)
-    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, policy]))
     body = await harness.terminal(TENANT)
 
     themes_request, report_request = openai_server.requests
@@ -180,11 +229,20 @@ async def test_llm_holistic_comparison_extracts_themes_then_streams_the_cited_re
         "1. Record retention\n2. Data transfers\n3. Incident reporting"
         in report_request.messages[-1]["content"]
     )
+    # Both calls get what the offline comparison aligned: candidate theme names, then the paired
+    # sentences by passage number (the 2024 retention rule against the policy's two years).
+    assert "## Candidate themes" in themes_request.messages[-1]["content"]
+    aligned = report_request.messages[-1]["content"].split("## Aligned passages")[1].split("## Themes")[0]
+    assert re.search(
+        r"\[\d+\] “[^”]*Customer records must be retained for at least seven years[^”]*” / "
+        r"“Northwind Data Policy” \(1\) \[\d+\] “[^”]*two years",
+        aligned,
+    )
     assert body["result"]["mode"] == "holistic"
     assert body["result"]["themes"] == THEMES["themes"]
     assert "".join(t["text"] for t in await harness.tokens(TENANT)) == REPORT
     assert "[40]" not in body["answer"]
-    assert_llm_citations(body, report_request, [reg24, reg25])
+    assert_llm_citations(body, report_request, [reg24, policy])
     small, large = price_of("gpt-4o-mini"), price_of("gpt-4o")
     assert small is not None
     assert large is not None
@@ -232,10 +290,10 @@ async def test_llm_malformed_themes_are_corrected_once(
     openai_server: ScriptedOpenAI,
     llm: LLM,
 ) -> None:
-    index, (reg24, reg25, _) = library
+    index, (reg24, _, policy) = library
     openai_server.enqueue(Reply(content="{themes: Record retention"), Reply.json(THEMES), Reply.text(REPORT))
     broker = await harness.start(index, embedder, llm=llm)
-    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, policy]))
     body = await harness.terminal(TENANT)
 
     _, correction, _ = openai_server.requests
@@ -252,10 +310,10 @@ async def test_llm_server_errors_fall_back_to_the_offline_comparison_with_a_noti
     openai_server: ScriptedOpenAI,
     llm: LLM,
 ) -> None:
-    index, (reg24, reg25, _) = library
+    index, (reg24, _, policy) = library
     openai_server.enqueue(Reply.failure(500), Reply.failure(500))
     broker = await harness.start(index, embedder, llm=llm)
-    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, reg25]))
+    await harness.ask(broker, request(TENANT, "compare", "Compare these documents", [reg24, policy]))
     body = await harness.terminal(TENANT)
 
     # The themes call and its one retry, then the offline report.
@@ -266,9 +324,7 @@ async def test_llm_server_errors_fall_back_to_the_offline_comparison_with_a_noti
     assert (body["model"], body["result"]["mode"]) == ("offline-extractive", "holistic")
     assert body["notices"] == [llm_fallback_notice("comparison")]
     assert "## Key differences" in body["answer"]
-    changes = [c for d in body["result"]["differences"] for c in d["changes"]]
-    assert {"before": "seven", "after": "ten"} in changes
-    assert_citations_verbatim(body, [reg24, reg25])
+    assert_citations_verbatim(body, [reg24, policy])
     assert await harness.tokens(TENANT) == []
 
 
@@ -295,3 +351,56 @@ async def test_llm_timeouts_fall_back_to_the_offline_difference_table_with_a_not
     assert ["seven years" in table[0], "ten years" in table[1], "two years" in table[2]] == [True] * 3
     assert_citations_verbatim(body, [reg24, reg25, policy])
     assert await harness.tokens(TENANT) == []
+
+
+async def test_llm_writes_the_account_of_a_redline_whose_evidence_stays_verbatim(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, _) = library
+    account = (
+        "The 2025 version lengthens the retention of customer records and adds rules on automated "
+        "decisions [1] [2].\n\n## What the changes mean\n- Records are kept ten years instead of seven [2]. [40]"
+    )
+    openai_server.enqueue(Reply.text(account))
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "compare", "What changed in the new version?", [reg24, reg25]))
+    body = await harness.terminal(TENANT)
+
+    [drafted] = openai_server.requests
+    assert drafted.body["model"] == body["model"] == "gpt-4o"
+    # The model reads the aligned redline: both wordings with the changed words marked.
+    prompt = drafted.messages[-1]["content"]
+    assert "~~seven~~" in prompt
+    assert "**ten**" in prompt
+    assert "".join(t["text"] for t in await harness.tokens(TENANT)) == account
+    answer = body["answer"]
+    # The account first (the marker that cites nothing removed), then the redline verbatim.
+    assert answer.startswith(account.removesuffix(" [40]"))
+    assert "[40]" not in answer
+    assert answer.index("~~seven~~") > answer.index("## What the changes mean")
+    assert (body["result"]["mode"], body["result"]["drafted"]) == ("redline", True)
+    assert_citations_verbatim(body, [reg24, reg25])
+
+
+async def test_llm_failure_on_a_redline_answers_with_the_redline_and_a_notice(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (reg24, reg25, _) = library
+    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
+    broker = await harness.start(index, embedder, llm=llm)
+    await harness.ask(broker, request(TENANT, "compare", "Compare these two versions", [reg24, reg25]))
+    body = await harness.terminal(TENANT)
+
+    assert openai_server.pending == 0
+    assert (body["model"], body["result"]["mode"]) == ("offline-extractive", "redline")
+    assert body["notices"] == [llm_fallback_notice("comparison")]
+    assert "~~seven~~" in body["answer"]
+    assert_citations_verbatim(body, [reg24, reg25])

@@ -1,13 +1,20 @@
-"""One @Compare request: 2-5 documents, holistic (stratified samples, themes) or focused (a topic)."""
+"""One @Compare request: 2-5 documents as a redline (versions of one document), holistic (stratified
+samples, themes) or focused (a topic); the mode is chosen from the request and said in a status line.
+"""
 
+import asyncio
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from actions.compare.drafted_comparison import draft_focused, draft_holistic
-from actions.compare.focus import focus_topic
+from actions.compare.drafted_comparison import AlignedMaterial, draft_focused, draft_holistic, draft_redline
 from actions.compare.focused import TopicSentences, compose_focused
-from actions.compare.holistic import DocumentSentences, compose_holistic
+from actions.compare.holistic import DocumentSentences, aligned_material, analyse, compose_holistic
+from actions.compare.mode import CompareMode, choose_mode
+from actions.compare.provisions import SectionFinder, document_provisions
+from actions.compare.redline import VersionText, compose_redline, redline, version_pairs
+from actions.compare.topic_changes import changes_on_topic
 from actions.drafting import llm_fallback_notice
 from actions.extracts import embed_extracts, sentence_extracts
 from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
@@ -21,9 +28,9 @@ from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPoint
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS, MAX_DOCUMENTS = 2, 5
-#: Seed 000, holistic: 15-20 chunks per document, spread over it.
+#: docs/product.md, Stratified sampling: holistic compare reads 15-20 chunks per document, spread over it.
 HOLISTIC_SHARE, HOLISTIC_MIN, HOLISTIC_MAX = 0.18, 15, 20
-#: Seed 000, focused: 3-5 chunks per document nearest to the topic.
+#: docs/product.md, Focused comparison: the chunks of each document nearest to the topic.
 FOCUSED_CHUNKS = 5
 
 
@@ -36,10 +43,11 @@ async def compare(
     embedder: Embedder,
     llm: LLM | None = None,
 ) -> ActionAnswer:
-    """The comparison of the request's documents: focused when the query names a topic.
+    """The comparison of the request's documents, in the mode the request asks for (``choose_mode``).
 
-    With an ``llm`` the model drafts it, streamed to ``tokens``; without one, or when the model fails
-    after its retries, it is the offline comparison (then with a notice).
+    Versions of one document get a redline (word by word, no model needed). Otherwise, with an
+    ``llm`` the model drafts it, streamed to ``tokens``; without one, or when the model fails after
+    its retries, it is the offline comparison (then with a notice).
     """
     documents = event.documents
     if not MIN_DOCUMENTS <= len(documents) <= MAX_DOCUMENTS:
@@ -48,10 +56,49 @@ async def compare(
             f"Please tag between {MIN_DOCUMENTS} and {MAX_DOCUMENTS} documents to compare; "
             f"{len(documents)} {'was' if len(documents) == 1 else 'were'} given.",
         )
-    topic = focus_topic(event.query)
-    if topic is None:
-        return await _holistic(event, documents, progress, tokens, index=index, embedder=embedder, llm=llm)
-    return await _focused(event, documents, topic, progress, tokens, index=index, embedder=embedder, llm=llm)
+    mode = choose_mode(event.query, documents)
+    await progress("mode", mode.reason)
+    if mode.kind == "redline":
+        return await _redline(event, mode, progress, tokens, index=index, llm=llm)
+    if mode.topic is not None:
+        return await _focused(event, mode, progress, tokens, index=index, embedder=embedder, llm=llm)
+    return await _holistic(event, documents, progress, tokens, index=index, embedder=embedder, llm=llm)
+
+
+async def _redline(
+    event: ActionRequested,
+    mode: CompareMode,
+    progress: Progress,
+    tokens: OnDelta | None,
+    *,
+    index: ChunkIndex,
+    llm: LLM | None,
+) -> ActionAnswer:
+    await progress("reading", "Rebuilding each version's text in order…")
+    versions = await _read_versions(event, oldest_first(event.documents), index=index)
+    await progress("comparing", "Aligning the versions section by section and comparing them word by word…")
+    found = await asyncio.to_thread(compose_redline, versions, reason=mode.reason)
+    if llm is None or tokens is None:
+        return found
+    try:
+        return await draft_redline(event, found, llm=llm, on_delta=tokens)
+    except LLMError as exc:
+        logger.warning("compare answered offline: %s", exc)
+        return replace(found, notices=[llm_fallback_notice("comparison")])
+
+
+def oldest_first(documents: Sequence[ResolvedDocument]) -> list[ResolvedDocument]:
+    """The documents by version ("1.7" < "1.10", "2024" < "2025"), as given when versions do not say."""
+    keys = [_version_key(d.version) for d in documents]
+    known = [key for key in keys if key is not None]
+    if len(known) < len(keys) or len(set(known)) < len(known):
+        return list(documents)
+    return [d for _, d in sorted(zip(known, documents, strict=True), key=lambda pair: pair[0])]
+
+
+def _version_key(version: str) -> tuple[int, ...] | None:
+    numbers = re.findall(r"\d+", version)
+    return tuple(int(n) for n in numbers) if numbers else None
 
 
 async def _holistic(
@@ -78,24 +125,38 @@ async def _holistic(
         )
         samples.append((doc, sample.chunks))
     await progress("comparing", "Finding common themes and comparing the documents theme by theme…")
-    notices = []
-    if llm is not None and tokens is not None:
-        try:
-            return await draft_holistic(event, samples, llm=llm, embedder=embedder, on_delta=tokens)
-        except LLMError as exc:
-            logger.warning("compare answered offline: %s", exc)
-            notices.append(llm_fallback_notice("comparison"))
     sentences = []
     for doc, chunks in samples:
         extracts = sentence_extracts(chunks)
-        sentences.append(DocumentSentences(doc, extracts, await embed_extracts(embedder, extracts)))
-    return replace(compose_holistic(sentences), notices=notices)
+        [version] = await _read_versions(event, [doc], index=index)
+        finder = SectionFinder(version.provisions)
+        sections = [finder.section_at(e.chunk.chunk_id, e.start) for e in extracts]
+        vectors = await embed_extracts(embedder, extracts)
+        sentences.append(DocumentSentences(doc, extracts, vectors, sections))
+    notices = []
+    if llm is not None and tokens is not None:
+        # The model gets the same aligned material as the offline report, by passage number.
+        analysis = await asyncio.to_thread(analyse, sentences)
+        numbers: dict[str, int] = {}
+        for chunk in (c for _, chunks in samples for c in chunks):
+            numbers.setdefault(chunk.chunk_id, len(numbers) + 1)
+        material = AlignedMaterial(
+            themes=[theme.name for theme in analysis.themes],
+            passages=aligned_material(analysis, lambda extract: numbers.get(extract.chunk.chunk_id)),
+        )
+        try:
+            return await draft_holistic(
+                event, samples, llm=llm, embedder=embedder, on_delta=tokens, aligned=material
+            )
+        except LLMError as exc:
+            logger.warning("compare answered offline: %s", exc)
+            notices.append(llm_fallback_notice("comparison"))
+    return replace(await asyncio.to_thread(compose_holistic, sentences), notices=notices)
 
 
 async def _focused(
     event: ActionRequested,
-    documents: Sequence[ResolvedDocument],
-    topic: str,
+    mode: CompareMode,
     progress: Progress,
     tokens: OnDelta | None,
     *,
@@ -103,6 +164,8 @@ async def _focused(
     embedder: Embedder,
     llm: LLM | None,
 ) -> ActionAnswer:
+    topic = mode.topic or event.query
+    documents = oldest_first(event.documents) if mode.versions else list(event.documents)
     await progress("retrieving", f"Searching each document for “{topic}”…")
     [topic_vector] = await embed_texts(embedder, [topic])
     found: list[tuple[ResolvedDocument, list[ChunkHit]]] = []
@@ -116,16 +179,47 @@ async def _focused(
         )
         found.append((doc, hits))
     await progress("comparing", "Comparing what each document says on the topic…")
+    answer = None
     notices = []
     if llm is not None and tokens is not None:
         try:
-            return await draft_focused(event, topic, found, llm=llm, embedder=embedder, on_delta=tokens)
+            answer = await draft_focused(event, topic, found, llm=llm, embedder=embedder, on_delta=tokens)
         except LLMError as exc:
             logger.warning("compare answered offline: %s", exc)
             notices.append(llm_fallback_notice("comparison"))
-    candidates = []
-    for doc, hits in found:
-        extracts = sentence_extracts(hits)
-        vectors = await embed_extracts(embedder, extracts)
-        candidates.append(TopicSentences(doc, extracts, vectors, [float(s) for s in vectors @ topic_vector]))
-    return replace(compose_focused(topic, candidates), notices=notices)
+    if answer is None:
+        candidates = []
+        for doc, hits in found:
+            extracts = sentence_extracts(hits)
+            vectors = await embed_extracts(embedder, extracts)
+            scores = [float(s) for s in vectors @ topic_vector]
+            candidates.append(TopicSentences(doc, extracts, vectors, scores))
+        answer = replace(compose_focused(topic, candidates), notices=notices)
+    if not mode.versions:
+        return answer
+    await progress("redlining", "Finding what changed on the topic between the versions…")
+    versions = await _read_versions(event, documents, index=index)
+    pairs = await asyncio.to_thread(
+        lambda: [redline(versions[a], versions[b]) for a, b in version_pairs(len(versions))]
+    )
+    first = max((c.marker for c in answer.citations), default=0) + 1
+    changes = await changes_on_topic(pairs, topic_vector, embedder, first_marker=first)
+    return replace(
+        answer,
+        answer=answer.answer + "\n" + "\n".join(changes.lines),
+        citations=[*answer.citations, *changes.citations],
+        result={**(answer.result or {}), "changes": changes.result},
+    )
+
+
+async def _read_versions(
+    event: ActionRequested, documents: Sequence[ResolvedDocument], *, index: ChunkIndex
+) -> list[VersionText]:
+    """Each version's provisions, in the order of ``documents``."""
+    versions = []
+    for doc in documents:
+        chunks = await index.document_chunks(
+            tenant_id=event.tenant_id, user_id=event.user_id, document_id=doc.document_id
+        )
+        versions.append(VersionText(doc, await asyncio.to_thread(document_provisions, chunks)))
+    return versions

@@ -1,4 +1,4 @@
-"""The focused comparison (seed 000): what each document says on one topic, as a difference table.
+"""The focused comparison (docs/product.md, Focused comparison): what each document says on one topic, as a difference table.
 
 Offline and extractive: per document, the sentences of its chunks nearest to the topic; the table
 quotes them side by side, then the counterparts that differ are listed with their changed words.
@@ -22,7 +22,7 @@ from policypal.contracts import ResolvedDocument
 TOPIC_FLOOR = 0.35
 #: Sentences much weaker than the document's best one are about something else.
 RELATIVE_MARGIN = 0.2
-#: Seed 000: 3-5 chunks per document; at most this many sentences of each are shown.
+#: docs/product.md, Focused comparison: at most this many sentences of each document are shown.
 SENTENCES_EACH = 3
 
 OFFLINE_NOTE = (

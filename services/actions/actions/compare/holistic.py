@@ -1,19 +1,21 @@
-"""The holistic comparison (seed 000): themes across the documents' samples, then the 5-section report.
+"""The holistic comparison (docs/product.md, Holistic comparison): themes across the documents' samples, then the 5-section report.
 
-Offline and extractive: themes are clusters of the sampled sentences named by their own words; the
+Offline and extractive: themes are clusters of the sampled sentences, named by a section title the
+documents share or a shared key phrase (``theme_names``); the
 documents' sentences are paired with their counterparts; a pair worded differently is a difference
 (the changed words are shown), a pair worded alike is common ground, and a sentence with nothing
 related in the other documents is unique to its document. Every sentence is quoted and cited.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
 
 from actions.citation_markers import CitationMarkers, shown
+from actions.compare.theme_names import named_themes
 from actions.extracts import Extract
 from actions.passage_alignment import align, unmatched
 from actions.request_lifecycle import ActionAnswer
@@ -39,10 +41,12 @@ class DocumentSentences:
     document: ResolvedDocument
     extracts: list[Extract]
     vectors: npt.NDArray[np.float32]
+    #: The heading each extract stands under (None where unknown); empty when no headings are known.
+    sections: list[str | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
-class _Counterparts:
+class Counterparts:
     """Sentence ``left`` of ``first`` and its counterpart ``right`` of ``second``, under ``theme``."""
 
     theme: str
@@ -54,33 +58,89 @@ class _Counterparts:
 
 
 @dataclass(frozen=True)
-class _Unique:
+class UniquePassage:
     theme: str
     document: ResolvedDocument
     extract: Extract
 
 
-def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
-    """The 5-section holistic comparison of 2-5 documents' sampled sentences."""
+@dataclass(frozen=True)
+class HolisticAnalysis:
+    """What the holistic comparison rests on: named themes, counterparts that differ or agree, and
+    what only one document covers (each under its theme)."""
+
+    themes: list[Theme]
+    differences: list[Counterparts]
+    similarities: list[Counterparts]
+    unique: list[UniquePassage]
+
+
+def analyse(documents: Sequence[DocumentSentences]) -> HolisticAnalysis:
+    """Themes over the documents' sentences, and their counterparts and unique sentences."""
     texts = [e.plain for d in documents for e in d.extracts]
     all_vectors = np.vstack([d.vectors for d in documents]) if texts else np.zeros((0, 384), np.float32)
-    themes = find_themes(texts, all_vectors)
+    sections = [
+        d.sections[i] if i < len(d.sections) else None for d in documents for i in range(len(d.extracts))
+    ]
+    owners = [n for n, d in enumerate(documents) for _ in d.extracts]
+    themes = named_themes(find_themes(texts, all_vectors), texts, sections, owners)
     theme_of = _theme_lookup(documents, themes)
-    markers = CitationMarkers()
-    overview = _overview(documents, markers)
-
-    differences: list[_Counterparts] = []
-    similarities: list[_Counterparts] = []
+    differences: list[Counterparts] = []
+    similarities: list[Counterparts] = []
     for (a, first), (_, second) in combinations(enumerate(documents), 2):
         for pair in align(first.vectors, second.vectors):
             left, right = first.extracts[pair.left], second.extracts[pair.right]
-            found = _Counterparts(
+            found = Counterparts(
                 theme_of[(a, pair.left)], first.document, left, second.document, right, pair.similarity
             )
             (similarities if same_wording(left.text, right.text) else differences).append(found)
     # The closest reworded counterparts first: one changed figure in a kept clause is what changed.
     differences.sort(key=lambda c: -c.similarity)
     unique = [item for d in range(len(documents)) for item in _unique_to(d, documents, theme_of)]
+    return HolisticAnalysis(themes, differences, similarities, unique)
+
+
+def aligned_material(analysis: HolisticAnalysis, number_of: Callable[[Extract], int | None]) -> str:
+    """The analysis as a language model reads it: per theme, counterparts and unique passages, each
+    sentence with the number of the passage it comes from (``number_of``; None leaves it out)."""
+    lines = []
+    for theme in analysis.themes:
+        entries = []
+        for item in analysis.differences[:MAX_DIFFERENCES]:
+            n1, n2 = number_of(item.left), number_of(item.right)
+            if item.theme == theme.name and n1 is not None and n2 is not None:
+                changes = changed_words(item.left.plain, item.right.plain)
+                changed = "; ".join(f"“{c.before or '—'}” → “{c.after or '—'}”" for c in changes)
+                entries.append(
+                    f"- Differs: {_name(item.first)} [{n1}] “{item.left.plain}” / {_name(item.second)} "
+                    f"[{n2}] “{item.right.plain}” (changed: {changed})"
+                )
+        for item in analysis.similarities[:MAX_SIMILARITIES]:
+            n1, n2 = number_of(item.left), number_of(item.right)
+            if item.theme == theme.name and n1 is not None and n2 is not None:
+                entries.append(
+                    f"- Same in {_name(item.first)} [{n1}] and {_name(item.second)} [{n2}]: “{item.left.plain}”"
+                )
+        for unique in analysis.unique:
+            number = number_of(unique.extract)
+            if unique.theme == theme.name and number is not None:
+                entries.append(f"- Only {_name(unique.document)} [{number}]: “{unique.extract.plain}”")
+        if entries:
+            lines += [f"### {theme.name}", *entries]
+    return "\n".join(lines)
+
+
+def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
+    """The 5-section holistic comparison of 2-5 documents' sampled sentences."""
+    analysis = analyse(documents)
+    themes, differences, similarities, unique = (
+        analysis.themes,
+        analysis.differences,
+        analysis.similarities,
+        analysis.unique,
+    )
+    markers = CitationMarkers()
+    overview = _overview(documents, markers)
 
     difference_lines, result_differences = [], []
     for item in differences[:MAX_DIFFERENCES]:
@@ -152,14 +212,14 @@ def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
 
 def _unique_to(
     d: int, documents: Sequence[DocumentSentences], theme_of: dict[tuple[int, int], str]
-) -> list[_Unique]:
+) -> list[UniquePassage]:
     """The most typical sentences of document ``d`` with nothing related in the other documents."""
     doc = documents[d]
     others = [o.vectors for k, o in enumerate(documents) if k != d]
     lonely = unmatched(doc.vectors, np.vstack(others) if others else doc.vectors[:0])
     scores = centrality(doc.vectors)
     ranked = sorted(lonely, key=lambda i: -float(scores[i]))[:MAX_UNIQUE_EACH]
-    return [_Unique(theme_of[(d, i)], doc.document, doc.extracts[i]) for i in ranked]
+    return [UniquePassage(theme_of[(d, i)], doc.document, doc.extracts[i]) for i in ranked]
 
 
 def _overview(documents: Sequence[DocumentSentences], markers: CitationMarkers) -> list[str]:

@@ -97,10 +97,13 @@ async def test_an_anonymous_client_is_refused(bus: SecuredBus) -> None:
 
 
 async def test_a_wrong_password_is_refused(bus: SecuredBus, acme_credential: tuple[str, str]) -> None:
-    with pytest.raises(nats.errors.Error, match="Authorization Violation"):
-        await bus.connect(acme_credential[0], "not-the-password")
-    with pytest.raises(nats.errors.Error, match="Authorization Violation"):
-        await bus.connect("gateway", "not-the-password")
+    # The server answers a failed bcrypt check with -ERR and closes; on a loaded machine the client may
+    # see the close before the -ERR. Either way no connection is made.
+    for user in (acme_credential[0], "gateway"):
+        with pytest.raises((nats.errors.Error, ConnectionResetError)) as refused:
+            await bus.connect(user, "not-the-password")
+        if isinstance(refused.value, nats.errors.Error):
+            assert "Authorization Violation" in str(refused.value)
 
 
 async def test_an_external_system_publishes_its_tenants_audit_and_reads_its_tenants_events(

@@ -11,7 +11,16 @@ from policypal.config import Settings
 from policypal.contracts import ChatRequested
 from policypal.contracts.streams import CHAT
 from policypal.contracts.subjects import CHAT_REQUESTED
-from tests.support.gateway_client import admin, bearer, make_key, new_conversation, new_id, upload_titled
+from tests.pdf_factory import one_page_pdf
+from tests.support.gateway_client import (
+    admin,
+    bearer,
+    make_key,
+    new_conversation,
+    new_id,
+    upload,
+    upload_titled,
+)
 from tests.support.jetstream import retained_events
 
 pytestmark = pytest.mark.integration
@@ -142,3 +151,27 @@ async def test_mentions_need_a_valid_chat_credential(client: httpx.AsyncClient, 
     refused = await client.get("/v1/mentions", headers={"X-API-Key": ingest_only})
     assert refused.status_code == 403
     assert refused.json()["detail"] == "This credential lacks the 'chat' scope this request needs."
+
+
+async def test_two_versions_of_one_title_get_labels_unique_per_version(
+    client: httpx.AsyncClient, auth: dict[str, str]
+) -> None:
+    ids = {}
+    for version in ("2", "3"):
+        response = await upload(
+            client,
+            auth,
+            one_page_pdf(f"licence {version}"),
+            filename="l.pdf",
+            title="GNU GPL",
+            version=version,
+        )
+        assert response.status_code == 202, response.text
+        ids[version] = response.json()["document_id"]
+    await upload_titled(client, auth, "Gnu guide")
+    documents = (await suggest(client, auth, "gnu"))["documents"]
+    by_id = {s["document_ids"][0]: s for s in documents}
+    assert (by_id[ids["2"]]["label"], by_id[ids["2"]]["insert_text"]) == ("GNU GPL (2)", "@GNUGPL(2)")
+    assert (by_id[ids["3"]]["label"], by_id[ids["3"]]["insert_text"]) == ("GNU GPL (3)", "@GNUGPL(3)")
+    # A title with one version reads as before.
+    assert "Gnu guide" in labels({"documents": documents}, "documents")

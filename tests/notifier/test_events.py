@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 from policypal.auth import Principal, issue_token
 from policypal.bus import publish_event
 from policypal.config import Settings
-from policypal.contracts import DocumentReady, IngestProgress, ResponseEvent, StatusEvent
+from policypal.contracts import DocumentReady, IngestProgress, InterruptEvent, ResponseEvent, StatusEvent
 from policypal.contracts.streams import EVENTS
 from tests.gateway.conftest import new_id
 from tests.notifier.conftest import SseMessage, own_conversation, own_document, sse_messages, ticket_for
@@ -94,13 +94,38 @@ async def test_replays_in_order_and_ends_after_the_terminal_event(
         assert (r.headers["cache-control"], r.headers["x-accel-buffering"]) == ("no-cache", "no")
         got = await collect(r)
 
-    assert [m.event for m in got] == ["status", "status", "status", "response"]
-    assert [m.payload.get("stage") for m in got[:3]] == ["resolving", "retrieving", "earlier-request"]
+    # Only that request's events: an earlier request's (its question, its end) never reach this client.
+    assert [m.event for m in got] == ["status", "status", "response"]
+    assert [m.payload.get("stage") for m in got[:2]] == ["resolving", "retrieving"]
+    assert {m.payload["request_id"] for m in got} == {request_id}
     ids = [int(m.id or 0) for m in got]
     assert ids == sorted(ids)
-    assert len(set(ids)) == 4
+    assert len(set(ids)) == 3
     assert {m.payload["tenant_id"] for m in got} == {thread.tenant_id}
     assert {m.payload["thread_id"] for m in got} == {thread.thread_id}
+
+
+async def test_a_resumed_request_never_reads_the_earlier_question(
+    client: httpx.AsyncClient, broker: NatsBroker, thread: Thread
+) -> None:
+    asked, resumed = str(uuid.uuid4()), str(uuid.uuid4())
+    question = InterruptEvent(
+        tenant_id=thread.tenant_id,
+        user_id=thread.user_id,
+        thread_id=thread.thread_id,
+        request_id=asked,
+        interrupt_id=f"interrupt-{asked}",
+        interrupt_type="doc_choice",
+        message="Which document?",
+    )
+    await publish_event(broker, thread.status(asked, "documents"))
+    await publish_event(broker, question)
+    async with client.stream("GET", thread.url, params={"request_id": resumed}, headers=thread.headers) as r:
+        await publish_event(broker, thread.status(resumed, "validation"))
+        await publish_event(broker, thread.response(resumed))
+        got = await collect(r)
+    # The stream ends at the resumed request's answer, not at the earlier question.
+    assert [(m.event, m.payload["request_id"]) for m in got] == [("status", resumed), ("response", resumed)]
 
 
 async def test_live_events_then_resume_after_last_event_id(

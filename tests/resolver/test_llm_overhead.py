@@ -22,12 +22,20 @@ RECENT = ("user: @Summarize @KYC Procedure", "assistant: The procedure covers on
 TURNS: list[tuple[str, str, str | None, tuple[str, ...], dict[str, int], tuple[Reply, ...]]] = [
     ("explicit pure mention", "@Summarize @Our AML Policy", "summarize", ("aml",), {}, ()),
     (
-        "explicit with free text",
-        "@Compare @GDPR @FSA Conduct Rules on fines",
+        "explicit, words at the tags",
+        "@Compare @GDPR @FSA Conduct Rules on how these two documents treat fines",
         "compare",
         ("gdpr", "fsa"),
         {},
-        (documents(),),
+        (),
+    ),
+    (
+        "explicit with free text",
+        "@Compare @GDPR @FSA Conduct Rules on fines, as in that policy",
+        "compare",
+        ("gdpr", "fsa"),
+        {"kyc": 1},
+        (documents(("kyc",), implicit=True),),
     ),
     (
         "implicit high",

@@ -44,8 +44,11 @@ def test_those_two_are_the_two_most_recent_unless_recency_ties() -> None:
     assert (tied.confidence, set(tied.candidates)) == ("medium", {"reg", "pol", "pol2"})
 
 
-def test_them_is_the_last_turns_documents_and_excluded_ones_never_count() -> None:
+def test_them_is_the_latest_turns_until_two_documents_and_excluded_ones_never_count() -> None:
     [ref] = find_references("compare them")
-    answer = resolve_reference(ref, [entry(REG, 2), entry(REG2, 2), entry(POL, 1)], exclude={"reg2"})
-    assert answer.document_ids == ("reg",)
+    registry = [entry(REG, 2), entry(REG2, 2), entry(POL, 1)]
+    assert resolve_reference(ref, registry, exclude=set()).document_ids == ("reg", "reg2")
+    # Two summaries in a row are "those": one turn's document is not yet a plural.
+    answer = resolve_reference(ref, registry, exclude={"reg2"})
+    assert (answer.confidence, answer.document_ids) == ("high", ("reg", "pol"))
     assert resolve_reference(ref, [], exclude=set()).confidence == "low"

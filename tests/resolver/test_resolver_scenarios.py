@@ -135,7 +135,8 @@ async def test_implicit_low_asks_for_the_document_and_shows_the_prompt_in_histor
     await talk.outcome(await talk.say("@Summarize @Bank Negara Capital Guidelines", "summarize", ("bn24",)))
     request = await talk.say("What about the ABC guidelines?")
     question = await talk.outcome(request)
-    assert (question["interrupt_type"], question["options"]) == ("text_input", None)
+    assert question["interrupt_type"] == "text_input"
+    assert [o["id"] for o in question["options"]] == ["search_library", "search_web"]
     assert "“ABC guidelines”" in question["message"]
     history = await ConversationStore(redis_client).messages(talk.tenant, talk.conversation_id)
     notice = history[-1]
@@ -223,3 +224,30 @@ async def test_without_a_profile_the_user_context_is_unknown(talk: Talk) -> None
     request = await talk.say("Summarize @KYC Procedure", "summarize", ("kyc",))
     action = await talk.outcome(request)
     assert action["user_context"] == {"industry": None, "location": None}
+
+
+async def test_a_document_not_in_the_library_is_said_and_the_library_searched_on_request(talk: Talk) -> None:
+    await talk.outcome(await talk.say("@Summarize @FSA Conduct Rules", "summarize", ("fsa",)))
+    question = await talk.outcome(await talk.say("What about the Ubuntu packaging guide?"))
+    assert "“Ubuntu packaging guide”" in question["message"]
+    action = await talk.outcome(await talk.answer(question, "text_input", "search_library"))
+    assert (action["action"], ids(action), action["web"]) == ("inquire", [], False)
+    assert action["inference_confidence"] == "medium"
+
+
+async def test_a_pasted_email_is_audited_against_the_two_documents_of_the_compare(talk: Talk) -> None:
+    await talk.outcome(
+        await talk.say(
+            "Compare @Bank Negara Capital Guidelines @Bank Negara Capital Guidelines",
+            "compare",
+            ("bn24", "bn25"),
+        )
+    )
+    email = (
+        "From: ops@acme.example\nSubject: Deposits\nWe compare both offers and guarantee every customer a "
+        "fixed return of twenty percent, with no identity checks."
+    )
+    action = await talk.outcome(await talk.say(f"Now audit this email against those two docs:\n{email}"))
+    assert (action["action"], action["target_document_ids"]) == ("audit", ["bn24", "bn25"])
+    assert action["source_text"] == email
+    assert "twenty percent" not in action["query"]  # the payload is audited, never searched for

@@ -77,18 +77,28 @@ async def test_explicit_action_skips_the_classifier_and_pure_mentions_skip_the_m
     assert (pure["action"], ids(pure)) == ("summarize", ["pol"])
     assert openai_server.requests == []
 
-    openai_server.enqueue(documents())
+    # Words that only point at the tagged documents need no model either.
     request = await talk.say(
-        "Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines",
+        "Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines: what changed between these two versions?",
         "compare",
         ("bn24", "bn25"),
     )
     action = await talk.outcome(request)
     assert (action["action"], ids(action)) == ("compare", ["bn24", "bn25"])
+    assert openai_server.requests == []
+
+    openai_server.enqueue(documents(("pol",), implicit=True))
+    request = await talk.say(
+        "Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines with that policy",
+        "compare",
+        ("bn24", "bn25"),
+    )
+    action = await talk.outcome(request)
+    assert (action["action"], ids(action)) == ("compare", ["bn24", "bn25", "pol"])
     assert tasks(openai_server.requests) == ["documents"]
     # docs/product.md, Document resolution: the full message, mentions in place.
     assert (
-        "Message: Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines"
+        "Message: Compare @Bank Negara Capital Guidelines and @Bank Negara Capital Guidelines with that policy"
         in openai_server.requests[0].messages[-1]["content"]
     )
     assert (await talk.statuses(request))[0] == "documents: Finding documents…"
@@ -176,11 +186,17 @@ async def test_implicit_low_asks_for_the_document(
     await talk.outcome(await talk.say("@Summarize @Bank Negara Capital Guidelines", "summarize", ("bn24",)))
     openai_server.enqueue(intent("inquire"), documents(unresolved=("ABC guidelines",), confidence="low"))
     question = await talk.outcome(await talk.say("What about the ABC guidelines?"))
-    assert (question["interrupt_type"], question["options"]) == ("text_input", None)
+    # Not in the library: said so, with the ways on (never a silent answer from other documents).
+    assert question["interrupt_type"] == "text_input"
+    assert [o["id"] for o in question["options"]] == ["search_library", "search_web"]
     assert "“ABC guidelines”" in question["message"]
     history = await ConversationStore(redis_client).messages(talk.tenant, talk.conversation_id)
     assert (history[-1].role, history[-1].metadata["kind"]) == ("system", "pal_assist_prompt")
     assert len(openai_server.requests) == 2
+
+    action = await talk.outcome(await talk.answer(question, "text_input", "search_web"))
+    assert (action["action"], ids(action), action["web"]) == ("inquire", [], True)
+    assert len(openai_server.requests) == 2  # the resume asks the model nothing
 
 
 async def test_multi_action_asks_which_action_and_the_resume_only_resolves_documents(

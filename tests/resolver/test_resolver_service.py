@@ -191,4 +191,5 @@ async def test_invalid_payload_is_dead_lettered_with_the_reason(
     ]
     assert len(letters) == 1
     assert letters[0].headers is not None
-    assert letters[0].headers["Policypal-Error"].startswith("invalid ChatRequested")
+    # A body that is not JSON is refused on admission, before the event's model reads it.
+    assert letters[0].headers["Policypal-Error"].startswith("invalid: the body is not JSON")

@@ -3,7 +3,7 @@
 import pytest
 
 from policypal.contracts import ResolvedDocument
-from resolver.validation import WEB_DROPPED_NOTICE, audit_roles, pasted_text, validate
+from resolver.validation import WEB_DROPPED_NOTICE, audit_roles, validate
 
 
 def doc(document_id: str, doc_type: str = "policy") -> ResolvedDocument:
@@ -56,10 +56,3 @@ def test_audit_needs_a_source_and_targets() -> None:
     )
     no_target = audit_roles("@Audit @pol", [POL], {}, source_text=None)
     assert validate("audit", [POL], web=False, clean_query="", roles=no_target).awaiting == "audit_targets"
-
-
-def test_pasted_text_after_a_colon_or_in_quotes() -> None:
-    email = "Dear customer, we guarantee twenty percent returns on every single deposit."
-    assert pasted_text(f"Audit this email: {email}") == email
-    assert pasted_text(f"Audit “{email}” please") == email
-    assert pasted_text("Audit @pol against @reg: capital only") is None

@@ -93,7 +93,8 @@ def answer_text(interrupt: InterruptEvent, answer: ResumeValue) -> str:
         return labels[value]
     if not value:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "Type an answer to the question.")
-    return value
+    # A typed question may offer choices too ("Search the web" for a document not in the library).
+    return next((o.label for o in interrupt.options or [] if o.id == value), value)
 
 
 async def _stored_answer(

@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Header, HTTPException, Response, status
 
 from gateway.answers import post_answer
+from gateway.conversation_titles import DEFAULT_TITLE, title_from_message
 from gateway.deadlines import register_deadline
 from gateway.models import (
     CancelCreate,
@@ -125,6 +126,9 @@ async def post_message(
     appended = await resources.conversations.append(conversation, turn)
     if not appended:
         await _check_same_message(resources, conversation, turn)
+    elif conversation.last_message_at is None and conversation.title == DEFAULT_TITLE:
+        # Titled from its first message, so the list shows what each conversation is about.
+        await resources.conversations.title_untitled(conversation, title_from_message(message.text))
     await register_deadline(resources, conversation, request_id)
     event = ChatRequested(
         tenant_id=principal.tenant_id,

@@ -6,6 +6,7 @@ the caller has documents in, and the caller's own documents, as documents belong
 A widget visitor gets actions and the web only.
 """
 
+from collections import Counter
 from typing import Annotated, Literal, get_args
 
 from fastapi import APIRouter, Query
@@ -82,23 +83,31 @@ def action_suggestions(prefix: str) -> list[MentionSuggestion]:
     ]
 
 
-def document_suggestion(record: DocumentRecord) -> MentionSuggestion:
-    """A document shown by title and version."""
+def document_suggestion(record: DocumentRecord, *, with_version: bool = False) -> MentionSuggestion:
+    """A document shown by title and version; ``with_version`` puts the version in its label too.
+
+    Two versions of one title must not read the same in the message ("@GNU General Public License"
+    twice): then the label, and so the text the composer inserts, is "Title (version)", which the
+    resolver reads as that version.
+    """
+    label = f"{record.title} ({record.version})" if with_version and record.version else record.title
     return MentionSuggestion(
         kind="document",
-        label=record.title,
+        label=label,
         detail=f"Version {record.version} · {record.doc_type} · {record.status}",
-        insert_text=mention_text(record.title),
+        insert_text=mention_text(label),
         document_ids=[record.document_id],
     )
 
 
 def document_suggestions(records: list[DocumentRecord], prefix: str, limit: int) -> list[MentionSuggestion]:
     """The documents whose title or ``title version`` matches, newest first; failed ones left out."""
+    listed = [r for r in records if r.status != "failed"]
+    titles = Counter(r.title.casefold() for r in listed)
     found = [
-        document_suggestion(r)
-        for r in records
-        if r.status != "failed" and (matches(r.title, prefix) or matches(f"{r.title} {r.version}", prefix))
+        document_suggestion(r, with_version=titles[r.title.casefold()] > 1)
+        for r in listed
+        if matches(r.title, prefix) or matches(f"{r.title} {r.version}", prefix)
     ]
     return found[:limit]
 

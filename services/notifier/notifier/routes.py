@@ -18,7 +18,10 @@ router = APIRouter()
 ThreadId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 RequestIdQuery = Annotated[
     str | None,
-    Query(max_length=100, description="End the stream after this request's terminal event."),
+    Query(
+        max_length=100,
+        description="Only this request's events, ending after its terminal event (earlier requests' are left out).",
+    ),
 ]
 LastEventIdQuery = Annotated[
     int | None, Query(ge=0, description="Resume after this event id (when the header cannot be set).")

@@ -81,12 +81,18 @@ async def already_ended(js: JetStreamContext, plan: StreamPlan) -> bool:
 
 
 def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[SseFrame, bool] | None:
-    """The SSE message of one stored event and whether it ends the plan; None to skip it."""
+    """The SSE message of one stored event and whether it ends the plan; None to skip it.
+
+    With a ``request_id`` only that request's events go out: a client that stops at the first
+    terminal event must not read an earlier request's question (its id still counts as seen).
+    """
     if event.payload is None or event.sse is None:
         return None
     # Defence in depth: the subject already scopes the tenant; a mislabelled event is still dropped.
     if event.payload.get("tenant_id") != plan.tenant_id:
         logger.warning("skipping event %d of another tenant", event.sequence)
+        return None
+    if plan.request_id is not None and event.payload.get("request_id") != plan.request_id:
         return None
     return event.sse, _ends(plan, event.payload)
 

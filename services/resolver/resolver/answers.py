@@ -2,7 +2,8 @@
 
 action_choice sets the action and continues with the documents; doc_choice adds the chosen document
 (or all candidates) and continues with validation; text_input fills what was asked for: a document,
-the text to audit, or the question; retrieval_low applies the chosen remedy (``low_retrieval``).
+the text to audit, or the question (or, for a document not in the library, to search the library
+or the web instead); retrieval_low applies the chosen remedy (``low_retrieval``).
 An answer that does not fit asks again.
 """
 
@@ -14,7 +15,7 @@ from resolver.document_pointers import document_names, plain_question
 from resolver.documents import resolved
 from resolver.low_retrieval import Escalate, Retry, apply_remedy
 from resolver.matching import fuzzy_matches, loose_names, title_hits
-from resolver.pipeline import Question, Refusal
+from resolver.pipeline import SEARCH_WEB, Question, Refusal
 from resolver.turn import Turn
 
 _ACTIONS: tuple[ActionName, ...] = ("summarize", "inquire", "compare", "audit")
@@ -63,6 +64,11 @@ def _fill(turn: Turn, value: str, catalog: Sequence[DocumentRecord]) -> Question
         turn.clean_query = plain_question(value, document_names(turn.documents))
     elif turn.awaiting == "audit_source":
         turn.source_text = value
+    elif turn.awaiting == "documents" and value in {o.id for o in turn.options}:
+        # The named document is not in the library: go on without it, over the library or the web.
+        turn.web = turn.web or value == SEARCH_WEB
+        turn.unresolved_names = []
+        turn.document_confidence = "medium"
     else:
         found = documents_in_answer(value, [d for d in catalog if d.status == "ready"])
         if not found:

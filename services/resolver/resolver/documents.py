@@ -11,21 +11,31 @@ at the resolved documents (``resolver.document_pointers.plain_question``).
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from policypal.contracts import ActionName, ConfidenceTier, ResolvedDocument
 from policypal.state import DocumentRecord, RegistryEntry
 from resolver.document_pointers import document_names, plain_question
+from resolver.intent import asks_about_a_topic
 from resolver.matching import Named, fuzzy_matches, loose_names, title_hits
 from resolver.mentions import mask_spans, mention_names, mention_spans, strip_mentions
 from resolver.name_roles import refers_to_a_document
-from resolver.references import find_references, resolve_reference
-from resolver.versions import VersionMatch, find_version_references, resolve_versions
+from resolver.references import Reference, find_references, resolve_reference
+from resolver.tagged_references import covered_by_tagged, names_a_tagged
+from resolver.typed_mentions import typed_mentions
+from resolver.versions import (
+    VersionMatch,
+    find_version_references,
+    resolve_versions,
+    without_version_references,
+)
 
 _RANK: dict[ConfidenceTier, int] = {"low": 0, "medium": 1, "high": 2}
 #: Actions that cannot run without documents: with no reference at all they continue with the last turn's.
 _NEEDS_DOCUMENTS: frozenset[ActionName] = frozenset({"summarize", "compare", "audit"})
+#: Actions over whole documents: their query is a topic only when one is named.
+_WHOLE_DOCUMENTS: frozenset[ActionName] = frozenset({"summarize", "compare"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,8 @@ class MatchRequest:
     mention_spans: Sequence[tuple[int, int]] = ()
     #: The user's ready documents: other versions of a title in focus come from here.
     catalog: Sequence[DocumentRecord] = ()
+    #: Where each tagged document is mentioned in ``message`` (its end when not written out).
+    explicit_positions: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -133,8 +145,13 @@ class RegistryDocumentMatcher:
         text = mask_spans(text, spans)
         references = find_references(text)
         for reference in references:
-            answer = resolve_reference(reference, pool, exclude={*ids})
             spans.append((reference.position, reference.position + len(reference.phrase)))
+            if _points_at_tags(reference, request):
+                continue  # "this manual", "these two versions": the tagged documents
+            answer = resolve_reference(reference, pool, exclude={*ids})
+            if answer.confidence == "low" and reference.doc_type is not None and request.action == "audit":
+                # "Audit @ACME against the policy" after two regulations: the kind word was loose.
+                answer = resolve_reference(replace(reference, doc_type=None), pool, exclude={*ids})
             if answer.confidence == "low" and not reference.pointed:
                 # "What does our policy say about PEP screening?" in a fresh conversation names the
                 # kind of document to search, not one to pick: the search runs over the catalog.
@@ -173,6 +190,32 @@ class RegistryDocumentMatcher:
         )
 
 
+def _tags_suffice(request: MatchRequest) -> bool:
+    """Whether the tagged documents are all the message refers to: every reference word points at
+    them, and it writes no version phrase and no name other than theirs.
+    """
+    if not request.explicit:
+        return False
+    text = mask_spans(request.message, request.mention_spans)
+    if find_version_references(text):
+        return False
+    references = find_references(text)
+    if not all(_points_at_tags(reference, request) for reference in references):
+        return False
+    rest = mask_spans(text, [(r.position, r.position + len(r.phrase)) for r in references])
+    return all(names_a_tagged(name, request.explicit) for name, _ in loose_names(rest))
+
+
+def _points_at_tags(reference: Reference, request: MatchRequest) -> bool:
+    return covered_by_tagged(
+        reference,
+        request.explicit,
+        positions=request.explicit_positions,
+        message=request.message,
+        action=request.action,
+    )
+
+
 def _version_ids(versions: VersionMatch, action: ActionName, explicit: set[str]) -> list[str]:
     """The versions picked; a compare also takes the version they are relative to ("compare it")."""
     picked = [*versions.anchors, *versions.document_ids] if action == "compare" else versions.document_ids
@@ -192,16 +235,23 @@ async def resolve_documents(
     """Run the three stages for ``message``; ``catalog`` holds the user's ready documents."""
     names = mention_names(explicit)
     spans = mention_spans(message, names)
-    clean_query = strip_mentions(message, names)
+    tagged_spans = [(s, e) for _, s, e in spans]
+    typed = typed_mentions(message, [d for d in catalog if d not in explicit], taken=tagged_spans)
+    explicit = [*explicit, *(t.document for t in typed if t.document not in explicit)]
+    tagged_spans += [(t.start, t.end) for t in typed]
+    clean_query = strip_mentions(mask_spans(message, [(t.start, t.end) for t in typed]), names)
     explicit_docs = [resolved(d) for d in explicit]
     positions = _explicit_positions(explicit, spans, len(message))
-    if explicit_docs and not strip_mentions(message, names).strip(" ,;:.?!"):
+    positions.update({t.document.document_id: t.start for t in typed})
+    if explicit_docs and not clean_query.strip(" ,;:.?!"):
         # The pure-mention shortcut: everything was tagged, nothing to infer.
         return DocumentResolution(explicit_docs, "high", "explicit", clean_query, positions=positions)
 
-    match = await matcher.match(
-        MatchRequest(message, action, explicit_docs, registry, recent, [(s, e) for _, s, e in spans], catalog)
+    request = MatchRequest(
+        message, action, explicit_docs, registry, recent, tagged_spans, catalog, explicit_positions=positions
     )
+    # "Summarize this manual." with the manual tagged: nothing left to match, so no matcher (no model call).
+    match = RegistryMatch() if _tags_suffice(request) else await matcher.match(request)
     by_id: dict[str, DocumentRecord | RegistryEntry] = {
         **{e.document_id: e for e in registry},
         **{d.document_id: d for d in catalog},
@@ -219,6 +269,8 @@ async def resolve_documents(
     unresolved: list[str] = []
     placed: list[str] = []
     for name in match.unresolved_names:
+        if names_a_tagged(name, explicit_docs):
+            continue  # "the GPL" with the GNU General Public License tagged
         found = [i for i in fuzzy_matches(name, [d for d in catalog if d.document_id not in taken])]
         if len(found) == 1:
             documents.append(resolved(by_id[found[0]]))
@@ -236,7 +288,13 @@ async def resolve_documents(
         confidence = "low"
     # Offline stand-in for the model's query rewrite (docs/product.md, Query rewrite): the question without chat filler and without the
     # phrases that only point at the documents just resolved (the search is scoped to them).
-    question = plain_question(clean_query, document_names(documents, placed))
+    question = plain_question(
+        without_version_references(clean_query, explicit=explicit_docs, registry=registry, catalog=catalog),
+        document_names(documents, placed),
+    )
+    if action in _WHOLE_DOCUMENTS and not asks_about_a_topic(question):
+        # "Compare @GPL 2 and @GPL 3" asks for no topic: what is left ("Compare and") is not one.
+        question = ""
     return DocumentResolution(
         documents, confidence, source, question, candidates, unresolved, positions, match.notice
     )
@@ -247,6 +305,6 @@ def _explicit_positions(
 ) -> dict[str, int]:
     positions: dict[str, int] = {}
     for doc in explicit:
-        keys = {doc.title.lower(), doc.document_id.lower()}
+        keys = {name.lower() for name in mention_names([doc])}
         positions[doc.document_id] = next((s for name, s, _ in spans if name.lower() in keys), end)
     return positions

@@ -52,7 +52,10 @@ _NOT_A_TOPIC = frozenset(
     quick brief short full complete detailed main key points takeaways summary summarize summarise
     summarized summarised overview outline gist recap tldr document documents doc docs file files
     policy policies regulation regulations guideline guidelines rule rules and or with to above
-    previous earlier last mentioned same again also now then just kindly want like need i we do""".split()  # noqa: SIM905 - a word list reads better as text
+    previous earlier last mentioned same again also now then just kindly want like need i we do
+    compare comparison differences difference changed change changes between versus vs version versions
+    edition editions manual manuals handbook handbooks guide guides licence licences license licenses
+    text texts what did does new newer older old latest current original""".split()  # noqa: SIM905 - a word list reads better as text
 )
 
 

@@ -27,6 +27,10 @@ logger = logging.getLogger(__name__)
 OFFLINE_NOTICE = "The language model was unavailable, so the documents were matched by the offline rules."
 INSTRUCTIONS = """Identify the documents the user's message refers to, for the action given.
 - The user tagged some documents already (listed): they are confirmed; never list them again.
+  Reference words in a message that tags documents ("this manual", "these two versions", "them") and
+  short names of a tagged title ("the GPL") mean the tagged documents: resolve nothing for them and
+  never list them as unresolved. A reference means other documents only when the tagged ones cannot
+  be it (the other side of an audit's "against", more documents than tagged, another type).
 - resolved_ids: ids from the conversation's document list that the message refers to, by title, by a
   reference ("those", "both", "that regulation", "the policy above") or implicitly (a follow-up about
   the documents just used). A reference means the most recently used documents of its type.

@@ -33,10 +33,19 @@ _NAME_TAILS = (
     r"guidelines?|regulations?|rules|rulebook|policy|policies|act|directive|standard|framework|handbook|"
     r"manual|circular|code|procedures?|report|document|doc"
 )
+#: Nouns that end a document's name even after a lowercase word or two ("the Ubuntu packaging guide").
+_KIND_TAILS = (
+    r"guides?|manuals?|handbooks?|licen[cs]es?|constitution|charter|contract|specifications?|agreement|"
+    r"standards?|guidelines"
+)
 _NAME = re.compile(
-    r"\b((?:[A-Z][\w&'.-]*|\d{4})(?:\s+(?:[A-Z][\w&'.-]*|\d{4}|of|and|for|on))*)(\s+(?:"
-    + _NAME_TAILS
-    + r"))?\b"
+    r"\b((?:[A-Z][\w&'.-]*|\d{4})(?:\s+(?:[A-Z][\w&'.-]*|\d+(?:\.\d+)*|of|and|for|on))*)"
+    rf"(\s+(?:(?:[a-z][\w-]*\s+){{1,2}}(?:{_KIND_TAILS})|{_NAME_TAILS}|{_KIND_TAILS}))?\b"
+)
+#: Words that point into a document ("Article 5 of", "Section 4.2"): with their number, not a name.
+_LOCATORS = frozenset(
+    """article art art. section chapter annex part paragraph para recital schedule clause page table
+    figure appendix item step""".split()  # noqa: SIM905 - a word list reads better as text
 )
 
 
@@ -98,7 +107,11 @@ def loose_names(text: str) -> list[tuple[str, int]]:
     for match in _NAME.finditer(text):
         words = match.group(1).split()
         start = match.start(1)
-        while words and words[0].lower().strip(".") in _NOT_NAMES:
+        while words and (
+            words[0].lower().strip(".") in _NOT_NAMES
+            or words[0].lower() in _LOCATORS
+            or (words[0].lower() == "of" or (re.fullmatch(r"\d+(?:\.\d+)*", words[0]) and len(words[0]) != 4))
+        ):
             start += len(words[0]) + 1
             words = words[1:]
         while words and words[-1].lower() in {"of", "and", "for", "on"}:
@@ -123,6 +136,14 @@ def stands_for(acronym: str, title: str) -> bool:
         return True
     initials = "".join(w[0] for w in re.split(r"[(\d]", title, maxsplit=1)[0].split()).lower()
     return len(key) >= _MIN_INITIALS and initials == key
+
+
+def acronym_within(name: str, title: str) -> bool:
+    """Whether ``name`` is the acronym of consecutive words of ``title``: "GPL" in "GNU General Public License"."""
+    if not re.fullmatch(r"[A-Z][A-Z0-9]{2,}", name):
+        return False
+    initials = "".join(word[0] for word in re.findall(r"[A-Za-z]+", title)).lower()
+    return name.lower() in initials
 
 
 def fuzzy_matches(name: str, documents: Sequence[Named]) -> list[str]:

@@ -13,15 +13,26 @@ def mention_names(documents: Iterable[DocumentRecord]) -> list[str]:
     """The names that may follow an @ for ``documents``: titles, set names and ids.
 
     Titles and set names count as written and without their spaces, as the gateway's suggestions
-    insert them ("@PrudentialRulebook"). A set mention reaches the resolver as its member documents,
-    so their set name is theirs too.
+    insert them ("@PrudentialRulebook"), and so do titles with their version, which the suggestions
+    insert when a title has several ("@GNUGeneralPublicLicense(3)"). A set mention reaches the
+    resolver as its member documents, so their set name is theirs too.
     """
     names: list[str] = []
     for doc in documents:
-        for label in (doc.title, doc.set_name or ""):
+        for label in (doc.title, doc.set_name or "", *versioned_labels(doc.title, doc.version)):
             names.extend((label, "".join(label.split())))
         names.append(doc.document_id)
     return list(dict.fromkeys(n for n in names if n.strip()))
+
+
+def versioned_labels(title: str, version: str) -> list[str]:
+    """A title with its version as people write it after an @: "Title (3)", "Title (v3)", "Title 3"."""
+    if not version.strip():
+        return []
+    written = {version.strip()}
+    if re.fullmatch(r"\d+(?:\.\d+)*", version.strip()):
+        written.add(f"v{version.strip()}")
+    return [form for v in sorted(written) for form in (f"{title} ({v})", f"{title}({v})", f"{title} {v}")]
 
 
 def strip_mentions(text: str, names: Iterable[str]) -> str:

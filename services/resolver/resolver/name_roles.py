@@ -21,7 +21,9 @@ from resolver.matching import Named, compact, fuzzy_matches, stands_for
 
 #: Nouns that make a name a document's name on their own ("the ABC guidelines").
 _DOCUMENT_NOUN = re.compile(
-    r"\b(?:guidelines?|regulations?|rulebook|policy|act|directive|standard|framework)\b", re.I
+    r"\b(?:guidelines?|regulations?|rulebook|policy|act|directive|standards?|framework|guides?|manual|"
+    r"handbook|licen[cs]e|constitution|charter|contract|specification|agreement)\b",
+    re.I,
 )
 #: Regulations a compliance officer names without saying "regulation" (first word, compacted).
 KNOWN_REGULATIONS = frozenset(
@@ -78,6 +80,11 @@ def name_role(name: str, start: int, text: str) -> Role:
     if _TOPIC_CUE_BEFORE.search(before):
         return "topic"
     return "bare"
+
+
+def has_document_noun(name: str) -> bool:
+    """Whether ``name`` ends in or holds a document noun: "Fedora Packaging Guidelines", "ISO 27001 standard"."""
+    return _DOCUMENT_NOUN.search(name) is not None
 
 
 def is_known_regulation(name: str) -> bool:

@@ -14,10 +14,12 @@ from policypal.state import DocumentRecord, RegistryEntry
 from policypal.telemetry import stamp_action
 from resolver.documents import DocumentMatcher, resolve_documents
 from resolver.intent import IntentClassifier, IntentRequest, needs_web, web_tagged
+from resolver.matching import loose_names
 from resolver.mentions import mention_names, strip_mentions
+from resolver.name_roles import has_document_noun
 from resolver.turn import Turn
-from resolver.validation import audit_roles, pasted_text, too_many_message, validate
-from resolver.versions import without_version_references
+from resolver.validation import audit_roles, too_many_message, validate
+from resolver.versions import is_bare_follow_up, without_version_references
 
 #: (stage, message) -> publishes a status event of the request.
 StatusReporter = Callable[[str, str], Awaitable[None]]
@@ -29,6 +31,12 @@ ACTION_LABELS: dict[ActionName, str] = {
     "audit": "Audit",
 }
 ALL_OPTION = InterruptOption(id="all", label="All of these")
+#: What the user may do when a document the message names is not in the library.
+SEARCH_LIBRARY, SEARCH_WEB = "search_library", "search_web"
+ABSENT_OPTIONS = (
+    InterruptOption(id=SEARCH_LIBRARY, label="Search all my documents"),
+    InterruptOption(id=SEARCH_WEB, label="Search the web"),
+)
 
 
 @dataclass(frozen=True)
@@ -119,13 +127,21 @@ async def _intent(
 ) -> Question | None:
     # "Summarize both versions" asks for no topic, and "the current version" is a document, not the web.
     explicit = [d for d in context.catalog if d.document_id in turn.mentioned_ids]
+    written = strip_mentions(turn.text, known_names(turn, context))
     clean = without_version_references(
-        strip_mentions(turn.text, known_names(turn, context)),
+        written,
         explicit=explicit,
         registry=context.registry,
         catalog=context.catalog,
     )
     clean = without_titles(clean, context)
+    # A document's name is not a topic ("Summarize the Fedora Packaging Guidelines"), uploaded or not.
+    for name, _ in loose_names(clean):
+        if has_document_noun(name):
+            clean = clean.replace(name, " ")
+    if is_bare_follow_up(written):
+        # "What about 2025?" names a version and no action: the conversation's last action goes on.
+        clean = ""
     turn.web = turn.web or web_tagged(turn.text) or needs_web(clean, year=context.year)
     if turn.explicit_action is not None:
         # Explicit @action: no classification, and no status line for it (docs/product.md, Intent).
@@ -133,7 +149,9 @@ async def _intent(
         return None
     await report("intent", "Clarifying intent…")
     recent = tuple(without_titles(line, context) for line in context.recent)
-    guess = await classifier.classify(IntentRequest(turn.text, clean, recent, context.recent))
+    # The model reads the instruction; that a text was pasted with it is said, not shown.
+    pasted = f"\n[followed by {len(turn.payload.split())} words of pasted text]" if turn.payload else ""
+    guess = await classifier.classify(IntentRequest(turn.text + pasted, clean, recent, context.recent))
     turn.web = turn.web or guess.web
     turn.action, turn.intent_confidence = guess.action, guess.confidence
     if guess.notice is not None:
@@ -183,6 +201,9 @@ async def _documents(
     turn.candidates = resolution.candidates
     turn.unresolved_names = resolution.unresolved_names
     turn.clean_query = resolution.clean_query
+    if turn.payload and turn.action == "inquire":
+        # "What does this clause mean under @GDPR: <clause>": the clause is what the question is about.
+        turn.clean_query = f"{turn.clean_query}\n\n{turn.payload}".strip()
     turn.positions = resolution.positions
     if resolution.notice is not None and resolution.notice not in turn.notices:
         turn.notices.append(resolution.notice)
@@ -193,13 +214,22 @@ async def _documents(
         turn.document_confidence = "medium"
     elif resolution.confidence == "low":
         turn.awaiting = "documents"
+        if not resolution.unresolved_names:
+            return Question(
+                turn,
+                "text_input",
+                "I could not tell which document you mean. Please tag the document you would like to reference.",
+            )
+        # Never a silent answer from other documents: say what is missing and offer the ways on.
         names = " and ".join(f"“{n}”" for n in resolution.unresolved_names)
-        unknown = (
-            f"I don't have {names} in this conversation or among your documents."
-            if names
-            else "I could not tell which document you mean."
+        turn.options = list(ABSENT_OPTIONS)
+        return Question(
+            turn,
+            "text_input",
+            f"I don't have {names} in this conversation or among your documents. Please tag the document "
+            "you would like to reference, or choose to search all your documents or the web instead.",
+            turn.options,
         )
-        return Question(turn, "text_input", f"{unknown} Please tag the document you would like to reference.")
     if resolution.confidence == "medium" and resolution.candidates:
         turn.options = [_document_option(d) for d in resolution.candidates] + [ALL_OPTION]
         return Question(turn, "doc_choice", _confirm_sentence(turn), turn.options)
@@ -219,7 +249,7 @@ async def _validation(turn: Turn, report: StatusReporter) -> Outcome:
     await report("validation", "Validating request…")
     roles = None
     if turn.action == "audit":
-        source_text = turn.source_text or pasted_text(turn.text)
+        source_text = turn.source_text or turn.payload
         roles = audit_roles(turn.text, turn.documents, turn.positions, source_text=source_text)
     verdict = validate(turn.action, turn.documents, web=turn.web, clean_query=turn.clean_query, roles=roles)
     turn.web = verdict.web

@@ -15,7 +15,9 @@ from policypal.state import RegistryEntry
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5, "both": 2}
 _REGULATORY = r"regulations?|regulatory (?:docs?|documents?|sources?)|guidelines?|rules|rulebook|standards?|acts?|laws?|frameworks?|circulars?|directives?"
 _POLICY = r"polic(?:y|ies)|procedures?|handbooks?|manuals?"
-_ANY = r"docs?|documents?|files?|ones?|versions?|texts?"
+_ANY = r"docs?|documents?|files?|ones?|versions?|texts?|licen[cs]es?|guides?"
+#: Plural nouns that name a group of the conversation's documents: "the regulations we discussed".
+_GROUP_KINDS = r"regulations|polic(?:ies)|documents|docs|files|licen[cs]es|guidelines|manuals|texts"
 _KINDS = rf"(?P<kind>{_REGULATORY}|{_POLICY}|{_ANY})"
 _DEMONSTRATIVE = {"that", "this", "these", "those", "said", "same", "latter", "last", "previous", "above"}
 _MODIFIERS = r"(?:previous|earlier|above|same|other|last|latter|former|mentioned|regulatory|company|internal|two|three|four|five|[2-5])"
@@ -27,6 +29,11 @@ _COUNTED = re.compile(
 _BOTH = re.compile(rf"\bboth(?:\s+(?:of\s+)?(?:them|these|those|(?:the\s+)?{_KINDS}))?\b", re.IGNORECASE)
 _PLURAL = re.compile(
     rf"\b(?P<det>those|these|them|the above)(?:\s+(?:{_MODIFIERS}\s+)?(?P<kind>{_REGULATORY}|{_POLICY}|{_ANY}))?\b",
+    re.IGNORECASE,
+)
+_GROUP = re.compile(
+    rf"\b(?P<all>all\s+of\s+(?:them|these|those))\b"
+    rf"|\b(?P<det>all\s+(?:of\s+)?the|all|the|our)\s+(?:{_MODIFIERS}\s+)?(?P<kind>{_GROUP_KINDS})\b",
     re.IGNORECASE,
 )
 _SINGULAR = re.compile(
@@ -94,6 +101,9 @@ def find_references(text: str) -> list[Reference]:
         add(m, Reference(m.group(0), m.start(), 1, _doc_type(kind), pointed))
     for m in _PLURAL.finditer(text):
         add(m, Reference(m.group(0), m.start(), None, _doc_type(m["kind"]), True))
+    for m in _GROUP.finditer(text):
+        # "all of them" points at what was just discussed; "the regulations" may name a kind to search.
+        add(m, Reference(m.group(0), m.start(), None, _doc_type(m["kind"]), bool(m["all"])))
     return sorted(found, key=lambda r: r.position)
 
 
@@ -108,10 +118,8 @@ def resolve_reference(
     ]
     if not pool:
         return ReferenceResolution(reference, "low")
-    newest = max(e.last_used_turn for e in pool)
     if reference.count is None:
-        latest = tuple(e.document_id for e in pool if e.last_used_turn == newest)
-        return ReferenceResolution(reference, "high", document_ids=latest)
+        return ReferenceResolution(reference, "high", document_ids=_recent_group(pool))
     if len(pool) == reference.count:
         return ReferenceResolution(reference, "high", document_ids=tuple(e.document_id for e in pool))
     if len(pool) < reference.count:
@@ -127,3 +135,16 @@ def resolve_reference(
         tied = tuple(e.document_id for e in ordered if e.last_used_turn >= cut)
         return ReferenceResolution(reference, "medium", candidates=tied)
     return ReferenceResolution(reference, "medium", candidates=tuple(e.document_id for e in ordered))
+
+
+def _recent_group(pool: Sequence[RegistryEntry]) -> tuple[str, ...]:
+    """What a plural reference ("those", "them", "the regulations") means: the documents of the most
+    recent turns, turn by turn, until there are two (two summaries in a row are "those").
+    """
+    turns = sorted({e.last_used_turn for e in pool}, reverse=True)
+    group: list[str] = []
+    for turn in turns:
+        group.extend(e.document_id for e in pool if e.last_used_turn == turn)
+        if len(group) >= 2:  # a plural is at least two
+            break
+    return tuple(group)

@@ -17,6 +17,7 @@ from policypal.contracts import (
     InterruptOption,
     ResolvedDocument,
 )
+from resolver.message_parts import split_message
 
 Step = Literal["intent", "documents", "validation"]
 #: What a text_input interrupt asked for, so the answer is read the right way.
@@ -24,7 +25,11 @@ Awaiting = Literal["documents", "another_document", "audit_source", "audit_targe
 
 
 class Turn(BaseModel):
-    """Per-turn fields; reset for every new message, never stored outside a pending interrupt."""
+    """Per-turn fields; reset for every new message, never stored outside a pending interrupt.
+
+    ``text`` is the instruction part of the message (``resolver.message_parts``); what was pasted
+    with it is ``payload``.
+    """
 
     request_id: str = Field(description="The chat request that started the turn.")
     message_id: str
@@ -47,6 +52,8 @@ class Turn(BaseModel):
     positions: dict[str, int] = Field(default_factory=dict)
     #: The text to audit, when the user typed it in answer to a text_input.
     source_text: str | None = None
+    #: Text pasted with the message (an e-mail, a clause): what to audit, never a source of references.
+    payload: str | None = None
     # the open question, when the turn waits on the user
     awaiting: Awaiting | None = None
     options: list[InterruptOption] = Field(default_factory=list)
@@ -57,10 +64,12 @@ class Turn(BaseModel):
     @classmethod
     def start(cls, event: ChatRequested) -> "Turn":
         """A fresh turn for a new user message."""
+        parts = split_message(event.text)
         return cls(
             request_id=event.request_id,
             message_id=event.message_id,
-            text=event.text,
+            text=parts.instruction,
+            payload=parts.payload,
             explicit_action=event.mentions.action,
             mentioned_ids=list(dict.fromkeys(event.mentions.documents)),
             # A structured @Web mention; the intent step ORs in the @web text tag and the temporal scan.

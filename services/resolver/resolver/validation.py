@@ -16,8 +16,6 @@ MAX_DOCUMENTS = 5
 WEB_DROPPED_NOTICE = "Web search is not supported for Compare: the comparison uses your documents only."
 #: Words that separate what is audited from what it is audited against.
 _AGAINST = re.compile(r"\b(against|compl(?:y|ies|iant) with|versus|vs\.?)\b", re.IGNORECASE)
-#: A pasted text to audit: after a colon or a line break, or in quotes, at least this many words.
-_MIN_SOURCE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -45,17 +43,10 @@ class Verdict:
         return self.awaiting is None and not self.too_many
 
 
-def pasted_text(message: str) -> str | None:
-    """The text to audit when the message carries one (after a colon or line break, or quoted)."""
-    quoted = re.search(r"[\"“](.+?)[\"”]", message, re.DOTALL)
-    candidates = [quoted.group(1)] if quoted else []
-    split = re.split(r":\s*|\n", message, maxsplit=1)
-    if len(split) == 2:
-        candidates.append(split[1])
-    for candidate in candidates:
-        if len(candidate.split()) >= _MIN_SOURCE_WORDS:
-            return candidate.strip()
-    return None
+def audit_split(message: str) -> int | None:
+    """Where "against" (or "comply with", "versus") separates the audited side from the targets."""
+    split = _AGAINST.search(message)
+    return split.start() if split is not None else None
 
 
 def audit_roles(
@@ -73,9 +64,9 @@ def audit_roles(
     """
     if source_text:
         return AuditRoles(source_text, None, tuple(d.document_id for d in documents))
-    split = _AGAINST.search(message)
+    split = audit_split(message)
     if split is not None:
-        before = [d for d in documents if positions.get(d.document_id, len(message)) < split.start()]
+        before = [d for d in documents if positions.get(d.document_id, len(message)) < split]
         after = [d for d in documents if d not in before]
         if len(before) == 1 and after:
             return AuditRoles(None, before[0].document_id, tuple(d.document_id for d in after))

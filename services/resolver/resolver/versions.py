@@ -48,7 +48,17 @@ _YEAR_PAIR = re.compile(
 _EXACT = re.compile(
     rf"\b(?:the\s+)?(?P<year>{_YEAR})(?:'s)?\s+(?:{_NOUN}|update|one|text)\b"
     rf"|\b(?:the\s+)?(?:{_NOUN}|ver\.?|rev\.?)\s+(?P<label>v?\d+(?:\.\d+)*)\b"
-    r"|\b(?P<short>v\d+(?:\.\d+)*)\b",
+    r"|\b(?P<short>v\d+(?:\.\d+)*)\b"
+    rf"|\b(?:the\s+)?(?P<dotted>\d+(?:\.\d+)+)\s+{_NOUN}\b"
+    # "(2) and (3)": a bracketed number on its own, not "Article 5(2)".
+    r"|(?<![\w)])\((?P<bracketed>v?\d+(?:\.\d+)*)\)",
+    re.IGNORECASE,
+)
+#: A follow-up that is only a version or a year: "What about 2025?", "And v2?", "Same for 2024".
+_BARE_FOLLOW_UP = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|now|then|also|what|how|about|same|for|the|with|in|please)\W+)*"
+    rf"(?P<label>{_YEAR}|v?\d+(?:\.\d+)+|v\d+)"
+    r"(?:\W+(?:then|too|instead|please|edition|version|one))*\W*$",
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(
@@ -123,8 +133,13 @@ def find_version_references(text: str) -> list[VersionReference]:
 
     for m in _YEAR_PAIR.finditer(text):
         add(m, *(VersionReference(m.group(0), m.start(), "exact", m[g]) for g in ("first", "second")))
+    follow_up = _BARE_FOLLOW_UP.match(text)
+    if follow_up is not None:
+        # The whole message is a version, so a bare year is one too (elsewhere it is a date).
+        return [VersionReference(follow_up["label"], follow_up.start("label"), "exact", follow_up["label"])]
     for m in _EXACT.finditer(text):
-        add(m, VersionReference(m.group(0), m.start(), "exact", m["year"] or m["label"] or m["short"]))
+        written = m["year"] or m["label"] or m["short"] or m["dotted"] or m["bracketed"]
+        add(m, VersionReference(m.group(0), m.start(), "exact", written))
     for m in _RELATIVE.finditer(text):
         add(m, VersionReference(m.group(0), m.start(), _relative_kind(m)))
     for m in _ALL.finditer(text):
@@ -164,6 +179,11 @@ def resolve_versions(
         if fitting:
             return _match(references, fitting)
     return None
+
+
+def is_bare_follow_up(text: str) -> bool:
+    """Whether ``text`` says nothing but a version or a year ("What about 2025?")."""
+    return _BARE_FOLLOW_UP.match(text) is not None
 
 
 def without_version_references(

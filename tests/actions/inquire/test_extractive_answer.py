@@ -172,3 +172,13 @@ def test_a_passage_stating_the_number_asked_for_leads_when_it_ranks_close() -> N
     )
     assert [(c.page, c.marker) for c in answer.citations] == [(3, 1), (9, 2)]
     assert "2 weeks" in answer.answer.split("\n")[0]
+
+
+def test_weak_passages_are_not_found_unless_the_user_chose_to_continue() -> None:
+    weak = ranking(ranked(RECORDS, {"Customer records": 0.2}), ranked(BACKUPS, {"Backups": 0.15}))
+    question = "What do we do with archived chat transcripts?"
+    assert compose_answer(DOCS, weak, question).citations == []
+    # "Continue anyway": the best passages found, however weak, each cited.
+    continued = compose_answer(DOCS, weak, question, floor=0.0)
+    assert [c.document_id for c in continued.citations][:2] == ["d1", "d2"]
+    assert continued.answer.startswith("According to “Retention Policy” (version 2), page 2:")

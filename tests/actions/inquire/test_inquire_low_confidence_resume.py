@@ -94,6 +94,9 @@ async def test_continue_anyway_answers_with_the_low_caution_once(
     response = await _terminal(talk, request_id, "response")
     assert response["retrieval_confidence"] == "low"
     assert response["caution"] == LOW_CAUTION
+    # Continuing answers from the best passages found, with the pages the caution points to.
+    assert response["citations"]
+    assert "Nothing in your library matches" not in response["answer"]
     assert WEB_SEARCH_NOTICE not in response["notices"]
     assert await _terminals_per_request(talk) == {interrupt["request_id"]: 1, request_id: 1}
     assert await ConversationMemory(talk.redis).pending(talk.tenant, "conv1") is None

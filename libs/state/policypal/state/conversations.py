@@ -50,6 +50,22 @@ redis.call('SET', KEYS[1], encoded)
 return encoded
 """
 
+# Titles a record still carrying the default title; a title the user gave it stays.
+_TITLE_UNTITLED = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then
+  return nil
+end
+local record = cjson.decode(raw)
+if record['title'] ~= ARGV[2] then
+  return raw
+end
+record['title'] = ARGV[1]
+local encoded = cjson.encode(record)
+redis.call('SET', KEYS[1], encoded)
+return encoded
+"""
+
 
 def user_message_id(request_id: str) -> str:
     """Id of the user turn that started a request: the same on every retry of the request."""
@@ -104,6 +120,7 @@ class ConversationStore:
         self._redis = redis
         self._append_once = redis.register_script(APPEND_ONCE_SCRIPT)
         self._rename = redis.register_script(_RENAME)
+        self._title_untitled = redis.register_script(_TITLE_UNTITLED)
         self._create_once = redis.register_script(_CREATE_ONCE)
 
     async def create(self, record: ConversationRecord) -> None:
@@ -168,6 +185,17 @@ class ConversationStore:
         """Set the title of a stored conversation; None if it was deleted meanwhile."""
         raw = await self._rename(
             keys=[keys.conversation(conversation.tenant_id, conversation.conversation_id)], args=[title]
+        )
+        return None if raw is None else ConversationRecord.model_validate_json(raw)
+
+    async def title_untitled(self, conversation: ConversationRecord, title: str) -> ConversationRecord | None:
+        """Set ``title`` only while the conversation has the default title (a user's rename wins, even a
+        concurrent one); the stored record, or None if it was deleted meanwhile.
+        """
+        default = ConversationRecord.model_fields["title"].default
+        raw = await self._title_untitled(
+            keys=[keys.conversation(conversation.tenant_id, conversation.conversation_id)],
+            args=[title, default],
         )
         return None if raw is None else ConversationRecord.model_validate_json(raw)
 

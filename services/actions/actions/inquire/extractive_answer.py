@@ -57,8 +57,10 @@ class Quoted:
     lead: str
 
 
-def choose_quotes(ranking: Ranking, query: str, *, limit: int = MAX_PASSAGES) -> list[Quoted]:
-    """The supporting quotes, best first: the best units of the best chunks, above the floor.
+def choose_quotes(
+    ranking: Ranking, query: str, *, limit: int = MAX_PASSAGES, floor: float = RELEVANCE_FLOOR
+) -> list[Quoted]:
+    """The supporting quotes, best first: the best units of the best chunks, above the ``floor``.
 
     A chunk gives its best unit, and its second best too when that one scores nearly as well (the
     fact is often a sentence or two away from the one that matches the question best). A quote
@@ -73,7 +75,7 @@ def choose_quotes(ranking: Ranking, query: str, *, limit: int = MAX_PASSAGES) ->
     for chunk in ranking.chunks:
         if chunk.best is None or chunk.score < top - RELATIVE_MARGIN:
             continue
-        for unit in _quoted_units(chunk):
+        for unit in _quoted_units(chunk, floor):
             position = chunk.units.index(unit)
             span = quote_span(
                 chunk.hit.text, chunk.units, position, weights=weights, wants_quantity=wants_quantity
@@ -93,11 +95,11 @@ def choose_quotes(ranking: Ranking, query: str, *, limit: int = MAX_PASSAGES) ->
     return chosen
 
 
-def _quoted_units(chunk: RankedChunk) -> list[ScoredUnit]:
-    """The chunk's best unit above the floor, and its second best when within ``SECOND_MARGIN``."""
+def _quoted_units(chunk: RankedChunk, floor: float) -> list[ScoredUnit]:
+    """The chunk's best unit above ``floor``, and its second best when within ``SECOND_MARGIN``."""
     ranked = sorted(chunk.units, key=lambda u: u.score, reverse=True)
     best = ranked[0].score if ranked else 0.0
-    return [u for u in ranked[:UNITS_PER_CHUNK] if u.score >= max(RELEVANCE_FLOOR, best - SECOND_MARGIN)]
+    return [u for u in ranked[:UNITS_PER_CHUNK] if u.score >= max(floor, best - SECOND_MARGIN)]
 
 
 def answer_first(quoted: list[Quoted], ranking: Ranking) -> list[Quoted]:
@@ -141,9 +143,11 @@ def lead_clause(sentence: str, weights: dict[str, float], wants_quantity: bool) 
     return best if len(best) <= MAX_LEAD_CHARS else best[: best.rfind(" ", 0, MAX_LEAD_CHARS)] + " …"
 
 
-def compose_answer(documents: list[ResolvedDocument], ranking: Ranking, query: str) -> ExtractiveAnswer:
-    """The extractive answer over ``ranking``; the not-found answer when no passage is relevant."""
-    quoted = answer_first(choose_quotes(ranking, query, limit=MAX_PASSAGES), ranking)
+def compose_answer(
+    documents: list[ResolvedDocument], ranking: Ranking, query: str, *, floor: float = RELEVANCE_FLOOR
+) -> ExtractiveAnswer:
+    """The extractive answer over ``ranking``; the not-found answer when no passage passes ``floor``."""
+    quoted = answer_first(choose_quotes(ranking, query, limit=MAX_PASSAGES, floor=floor), ranking)
     if not quoted:
         return ExtractiveAnswer(answer=not_found_answer(documents), citations=[])
     first = quoted[0]

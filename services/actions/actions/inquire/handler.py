@@ -11,7 +11,7 @@ from dataclasses import replace
 from actions.inquire.answer import LLM_FALLBACK_NOTICE, InquiryAnswer, offline
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, caution_for, thresholds_for
-from actions.inquire.extractive_answer import compose_answer
+from actions.inquire.extractive_answer import RELEVANCE_FLOOR, compose_answer
 from actions.inquire.generation import answer_with_llm
 from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
 from actions.inquire.ranking import rank
@@ -122,8 +122,12 @@ async def answer_inquiry(
         return LowConfidence(confidence)
     # The re-ranking reads every candidate once one passes the stop line, not only adaptive-k's
     # share: a chunk whose best sentence answers can score low as a whole (docs/benchmarks.md).
-    ranking = await rank(event.query, query_vector, candidates if hits else [], embedder)
-    return offline(compose_answer(event.documents, ranking, event.query), confidence, notices=notices)
+    # "Continue anyway" asked for the best passages found, however weak: no relevance floor then.
+    chosen = event.accept_low_confidence and confidence.tier == "low"
+    ranking = await rank(event.query, query_vector, candidates if hits or chosen else [], embedder)
+    floor = 0.0 if chosen else RELEVANCE_FLOOR
+    composed = compose_answer(event.documents, ranking, event.query, floor=floor)
+    return offline(composed, confidence, notices=notices)
 
 
 def action_answer(event: ActionRequested, answer: InquiryAnswer) -> ActionAnswer:

@@ -30,6 +30,9 @@ export class Conversations {
     const list = await api("/v1/conversations");
     this.items = list.conversations;
     this.render();
+    // The open conversation may have been titled by its first message meanwhile.
+    const open = this.items.find((item) => item.conversation_id === this.selected);
+    if (open) this.chat.setTitle(open.title);
     if (selectFirst && !this.selected && this.items.length) await this.select(this.items[0].conversation_id);
   }
 

@@ -41,6 +41,8 @@ def test_streams_open_with_single_use_tickets_and_no_url_carries_the_token(
     status = upload(page, make_pdf(PAGES, title="Capital Rulebook"), "Capital Rulebook")
     expect(status).to_have_text(re.compile(r"^Ready · 3 pages"), timeout=ANSWER_TIMEOUT_MS)
     page.get_by_role("button", name="New").click()
+    # The composer takes focus once the new conversation is open: typing before that is lost.
+    expect(page.locator("#composer-text")).to_be_focused()
     page.locator("#composer-text").press_sequentially(QUESTION)
     page.locator("#composer-text").press("Enter")
     expect(page.get_by_test_id("answer").last).to_contain_text("8 percent", timeout=ANSWER_TIMEOUT_MS)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from actions.audit.auditing import audit
 from actions.compare.comparison import compare
-from actions.request_lifecycle import ActionAnswer
+from actions.lifecycle.request import ActionAnswer
 from actions.summarize.summarization import summarize
 from policypal.contracts import ActionRequested
 from policypal.embeddings import MiniLMEmbedder

@@ -5,7 +5,7 @@ from functools import partial
 from faststream.nats import NatsRouter
 from redis.asyncio import Redis
 
-from actions.request_lifecycle import FAILURE_SENTENCE, Compose, run_action_request
+from actions.lifecycle.request import FAILURE_SENTENCE, Compose, run_action_request
 from policypal.bus import (
     CurrentBroker,
     DeliveredMessage,

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from opentelemetry import trace
 
-from actions.inquire.grounding import ground_answer
-from actions.request_lifecycle import OnDelta
+from actions.citing.grounding import ground_answer
+from actions.lifecycle.request import OnDelta
 from policypal.config import LLMTask
 from policypal.contracts import Citation, ResolvedDocument, Usage
 from policypal.embeddings import Embedder

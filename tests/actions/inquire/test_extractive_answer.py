@@ -2,11 +2,12 @@
 
 import re
 
-from actions.inquire.extractive_answer import MODEL, compose_answer, lead_clause
+from actions.inquire.extractive_answer import compose_answer, lead_clause
 from actions.inquire.lexical import term_weights
 from actions.inquire.ranking import AnswerType, RankedChunk, Ranking, ScoredUnit
 from actions.inquire.units import units_of
 from actions.inquire.versions import version_choices
+from actions.lifecycle.request import OFFLINE_MODEL
 from policypal.contracts import ResolvedDocument
 from policypal.vectorstore import ChunkHit
 from tests.actions.inquire.hand_made_hits import chunk_hit
@@ -67,7 +68,7 @@ def test_the_lead_states_the_best_passage_and_citations_follow_relevance_not_pag
         assert c.quote in texts[c.chunk_id]
         assert f"[{c.marker}]" in answer.answer
     assert "without a language model" in answer.answer
-    assert MODEL == "offline-extractive"
+    assert OFFLINE_MODEL == "offline-extractive"
 
 
 def test_weak_passages_far_below_the_best_are_left_out() -> None:

@@ -23,7 +23,7 @@ from actions.audit.matching import Matched, TargetRules, governing_rules
 from actions.audit.report import AuditScope, compose_audit
 from actions.audit.target_rules import target_rules
 from actions.drafting import document_name, llm_fallback_notice
-from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.embeddings import Embedder

@@ -13,9 +13,9 @@ from actions.audit.checking import Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.coverage import TargetCoverage
 from actions.audit.matching import shared_words
+from actions.citing.citations import cite
 from actions.drafting import document_name
-from actions.inquire.citations import cite
-from actions.request_lifecycle import ActionAnswer
+from actions.lifecycle.request import ActionAnswer
 from policypal.contracts import Citation, ResolvedDocument
 from policypal.contracts.audit import (
     SEVERITY_ORDER,

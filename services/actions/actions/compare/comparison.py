@@ -17,7 +17,7 @@ from actions.compare.redline import VersionText, compose_redline, redline, versi
 from actions.compare.topic_changes import changes_on_topic
 from actions.drafting import llm_fallback_notice
 from actions.extracts import embed_extracts, sentence_extracts
-from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
 from policypal.contracts import ActionRequested, ResolvedDocument

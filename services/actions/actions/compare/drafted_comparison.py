@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, Field
 
+from actions.citing.grounding import keep_markers
 from actions.drafting import documents_section, draft_cited, stream_draft
-from actions.inquire.grounding import keep_markers
-from actions.request_lifecycle import ActionAnswer, OnDelta
+from actions.lifecycle.request import ActionAnswer, OnDelta
 from policypal.contracts import ActionRequested, ResolvedDocument
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, Prompt, add_usage

@@ -11,10 +11,10 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from actions.citation_markers import CitationMarkers, shown
+from actions.citing.markers import CitationMarkers, shown
 from actions.extracts import Extract
+from actions.lifecycle.request import ActionAnswer
 from actions.passage_alignment import align
-from actions.request_lifecycle import ActionAnswer
 from actions.wording_differences import changed_words, same_wording
 from policypal.contracts import ResolvedDocument
 

@@ -14,11 +14,11 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from actions.citation_markers import CitationMarkers, shown
+from actions.citing.markers import CitationMarkers, shown
 from actions.compare.theme_names import named_themes
 from actions.extracts import Extract
+from actions.lifecycle.request import ActionAnswer
 from actions.passage_alignment import align, unmatched
-from actions.request_lifecycle import ActionAnswer
 from actions.themes import Theme, centrality, find_themes
 from actions.wording_differences import changed_words, same_wording
 from policypal.contracts import ResolvedDocument

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actions.citation_markers import CitationMarkers
+from actions.citing.markers import CitationMarkers
 from actions.compare.alignment import Alignment, Counterpart, align_versions
 from actions.compare.provisions import Provision, section_title
 from actions.compare.substance import Substance, provision_substance, substance
 from actions.drafting import document_name
 from actions.extracts import Extract
-from actions.request_lifecycle import ActionAnswer
+from actions.lifecycle.request import ActionAnswer
 from actions.wording_differences import Word, WordChange, word_changes
 from policypal.contracts import ResolvedDocument
 from policypal.rules import quote_around

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from actions.citation_markers import CitationMarkers
+from actions.citing.markers import CitationMarkers
 from actions.compare.redline import PairRedline, RedlineItem, change_entry
 from actions.drafting import document_name
 from actions.sentences import embed_texts

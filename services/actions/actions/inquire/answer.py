@@ -3,7 +3,8 @@
 from dataclasses import dataclass, field
 
 from actions.inquire.confidence import Confidence
-from actions.inquire.extractive_answer import MODEL, ExtractiveAnswer
+from actions.inquire.extractive_answer import ExtractiveAnswer
+from actions.lifecycle.request import OFFLINE_MODEL
 from policypal.contracts import Citation, Usage, WebCitation
 
 #: Told to the user when the language model failed and the offline answer stands in for it.
@@ -38,7 +39,7 @@ def offline(
     return InquiryAnswer(
         answer=answer.answer,
         citations=answer.citations,
-        model=MODEL,
+        model=OFFLINE_MODEL,
         notices=notices or [],
         confidence=confidence,
     )

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 
 from opentelemetry import trace
 
+from actions.citing.grounding import ground_answer
 from actions.inquire.answer import InquiryAnswer
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import Confidence, LowConfidence, asks_how_to_go_on, assess, thresholds_for
 from actions.inquire.extractive_answer import RELEVANCE_FLOOR
-from actions.inquire.grounding import ground_answer
 from actions.inquire.prompts import general_prompt, sourced_prompt
 from actions.inquire.query_rewrite import rewrite_query
 from actions.inquire.ranking import rank

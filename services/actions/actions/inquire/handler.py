@@ -1,6 +1,6 @@
 """@Inquire: what the worker composes for a request; the shared lifecycle does the rest.
 
-``run_action_request`` (actions.request_lifecycle) reads the request's start, repeats an ended request,
+``run_action_request`` (actions.lifecycle.request) reads the request's start, repeats an ended request,
 records, keeps and publishes the terminal event; this module searches and answers, or asks how to go
 on when retrieval found only weak matches (docs/product.md, Confidence tiers).
 """
@@ -16,7 +16,7 @@ from actions.inquire.generation import answer_with_llm
 from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
 from actions.inquire.ranking import rank
 from actions.inquire.retrieval import adaptive_k, embed_query, search_candidates
-from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Question
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Question
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.contracts import ActionRequested
 from policypal.embeddings import Embedder

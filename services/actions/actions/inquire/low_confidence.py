@@ -1,7 +1,8 @@
 """Low retrieval confidence: the request ends with a ``retrieval_low`` question instead of a weak answer.
 
-docs/product.md, Interrupt kinds: "I couldn't find strong matches… tag documents / search the web / continue anyway", plus
-"ask a reviewer" (docs/product.md, Escalation to a reviewer). Like every PalAssist question (ADR 0003) the interrupt is the request's
+docs/product.md, Interrupt kinds: "I couldn't find strong matches… tag documents / search the web /
+continue anyway", plus "ask a reviewer" (docs/product.md, Escalation to a reviewer). Like every
+PalAssist question (ADR 0003) the interrupt is the request's
 terminal event, recorded in the ledger, kept in the history as a system notice, and saved as the
 conversation's pending interrupt before it is published, so the gateway accepts the answer.
 
@@ -11,18 +12,8 @@ validation step) and the whole action request, so a resumed "continue anyway" or
 can be handed back to this worker unchanged but for that choice.
 """
 
-from faststream.nats import NatsBroker
-
 from actions.inquire.confidence import Confidence
-from policypal.bus import publish_recorded_terminal
 from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption
-from policypal.state import (
-    ConversationRecord,
-    ConversationStore,
-    RequestLedger,
-    StoredMessage,
-    assistant_message_id,
-)
 
 OPTIONS = [
     InterruptOption(id="tag_documents", label="Tag specific documents"),
@@ -64,39 +55,3 @@ def resume_point(event: ActionRequested) -> dict[str, object]:
         "options": [option.model_dump(mode="json") for option in OPTIONS],
         "action_request": event.model_dump(mode="json"),
     }
-
-
-async def repeat_question(
-    interrupt: InterruptEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
-) -> None:
-    """Record ``interrupt`` as the terminal event unless one stands, keep it in the history, publish it.
-
-    The pending question is not saved again here: a newer message may have replaced it meanwhile.
-    """
-    recorded = await ledger.record_and_keep(interrupt, conversation, question_turn(interrupt))
-    standing = recorded.standing
-    if not recorded.kept and isinstance(standing, InterruptEvent):
-        await conversations.append(conversation, question_turn(standing))
-    await publish_recorded_terminal(broker, ledger, standing, published=recorded.published)
-
-
-def question_turn(interrupt: InterruptEvent) -> StoredMessage:
-    """The system notice of the question in the history, with the question for clients to render."""
-    return StoredMessage(
-        message_id=assistant_message_id(interrupt.request_id),
-        role="system",
-        content=interrupt.message,
-        request_id=interrupt.request_id,
-        created_at=interrupt.occurred_at,
-        metadata={
-            "kind": "pal_assist_prompt",
-            "interrupt": interrupt.model_dump(
-                mode="json", include={"interrupt_id", "interrupt_type", "message", "options"}
-            ),
-        },
-    )

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from actions.inquire.citations import MAX_QUOTE_CHARS, quote_from
+from actions.citing.citations import MAX_QUOTE_CHARS, quote_from
 from actions.inquire.lexical import coverage, has_quantity
 from actions.inquire.ranking import ScoredUnit
 

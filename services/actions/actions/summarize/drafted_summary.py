@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from actions.drafting import document_name, draft_cited, passage_heading
-from actions.request_lifecycle import ActionAnswer, OnDelta
+from actions.lifecycle.request import ActionAnswer, OnDelta
 from actions.stratified_sampling import sample_size
 from actions.summarize.extractive_summary import DocumentSummary, structure_coverage
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage

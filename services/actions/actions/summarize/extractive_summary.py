@@ -9,8 +9,8 @@ end as not summarised. No language model: nothing is paraphrased.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from actions.citation_markers import CitationMarkers, shown
-from actions.request_lifecycle import ActionAnswer
+from actions.citing.markers import CitationMarkers, shown
+from actions.lifecycle.request import ActionAnswer
 from actions.summarize.key_statements import KeyStatement, StructuredDigest
 from policypal.contracts import ResolvedDocument
 

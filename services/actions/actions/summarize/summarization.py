@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from actions.drafting import llm_fallback_notice
-from actions.request_lifecycle import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.summarize.document_parts import document_parts
 from actions.summarize.drafted_summary import draft_summary
 from actions.summarize.extractive_summary import DocumentSummary, compose_summary

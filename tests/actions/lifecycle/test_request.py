@@ -14,7 +14,7 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.action_router import action_router, durable_name
-from actions.request_lifecycle import ActionAnswer, Compose, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, Compose, OnDelta, Progress, Refusal
 from policypal.bus import build_broker, publish_event
 from policypal.config import Settings
 from policypal.contracts import ActionRequested

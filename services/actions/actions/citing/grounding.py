@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from actions.inquire.citations import cite, is_verbatim, quote_from
+from actions.citing.citations import cite, is_verbatim, quote_from
 from actions.sentences import embed_texts, sentence_spans
 from actions.web_search import WebResult
 from policypal.contracts import Citation, WebCitation

@@ -16,9 +16,7 @@ from typing import Any
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
-from actions.inquire.extractive_answer import MODEL
-from actions.inquire.low_confidence import repeat_question
-from actions.inquire.replies import TokenPublisher, conclude
+from actions.lifecycle.replies import TokenPublisher, conclude, repeat_question
 from actions.progress_lines import ProgressLines
 from policypal.bus import Unprocessable
 from policypal.contracts import (
@@ -51,6 +49,9 @@ Progress = Callable[[str, str], Awaitable[None]]
 #: Publishes the next piece of an answer as a language model writes it (a token event).
 OnDelta = Callable[[str], Awaitable[None]]
 
+#: The model named on answers composed without a language model.
+OFFLINE_MODEL = "offline-extractive"
+
 
 class Refusal(Exception):  # noqa: N818 - reads as what the worker does
     """The request cannot be carried out as asked (e.g. compare with one document): tell the user why."""
@@ -74,7 +75,7 @@ class ActionAnswer:
     citations: list[Citation]
     result: dict[str, Any] | None = None
     notices: list[str] = field(default_factory=list)
-    model: str = MODEL
+    model: str = OFFLINE_MODEL
     usage: Usage = field(default_factory=Usage)
     retrieval_confidence: ConfidenceTier | None = None
     caution: str | None = None

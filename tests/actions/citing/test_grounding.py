@@ -1,6 +1,6 @@
 """Markers of a generated answer tied to the passages they number, with verbatim quotes."""
 
-from actions.inquire.grounding import ground_answer, keep_markers, statements_by_marker
+from actions.citing.grounding import ground_answer, keep_markers, statements_by_marker
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit
 from tests.actions.inquire.hand_made_hits import chunk_hit

@@ -1,6 +1,6 @@
 """Quotes are verbatim substrings of the chunk they cite, and at most 300 characters."""
 
-from actions.inquire.citations import MAX_QUOTE_CHARS, is_verbatim, quote_from, verify_citations
+from actions.citing.citations import MAX_QUOTE_CHARS, is_verbatim, quote_from, verify_citations
 from policypal.contracts import Citation
 
 

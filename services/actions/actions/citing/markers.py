@@ -1,7 +1,7 @@
 """Numbering the [N] citations of an answer, each a verified verbatim quote of the chunk it names."""
 
+from actions.citing.citations import is_verbatim, quote_from
 from actions.extracts import Extract
-from actions.inquire.citations import is_verbatim, quote_from
 from policypal.contracts import Citation
 
 

@@ -1,9 +1,10 @@
-"""What the worker tells the user: progress lines, and the one terminal event kept in the conversation."""
+"""What the worker tells the user: streamed tokens, and the one terminal event (an answer, an error or a
+PalAssist question) recorded, kept in the conversation and published."""
 
 from faststream.nats import NatsBroker
 
 from policypal.bus import publish_event, publish_recorded_terminal
-from policypal.contracts import ActionRequested, ErrorEvent, ResponseEvent, TokenEvent
+from policypal.contracts import ActionRequested, ErrorEvent, InterruptEvent, ResponseEvent, TokenEvent
 from policypal.state import (
     ConversationRecord,
     ConversationStore,
@@ -84,4 +85,40 @@ def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:
         request_id=terminal.request_id,
         created_at=terminal.occurred_at,
         metadata=metadata,
+    )
+
+
+async def repeat_question(
+    interrupt: InterruptEvent,
+    conversation: ConversationRecord,
+    *,
+    broker: NatsBroker,
+    ledger: RequestLedger,
+    conversations: ConversationStore,
+) -> None:
+    """Record ``interrupt`` as the terminal event unless one stands, keep it in the history, publish it.
+
+    The pending question is not saved again here: a newer message may have replaced it meanwhile.
+    """
+    recorded = await ledger.record_and_keep(interrupt, conversation, question_turn(interrupt))
+    standing = recorded.standing
+    if not recorded.kept and isinstance(standing, InterruptEvent):
+        await conversations.append(conversation, question_turn(standing))
+    await publish_recorded_terminal(broker, ledger, standing, published=recorded.published)
+
+
+def question_turn(interrupt: InterruptEvent) -> StoredMessage:
+    """The system notice of the question in the history, with the question for clients to render."""
+    return StoredMessage(
+        message_id=assistant_message_id(interrupt.request_id),
+        role="system",
+        content=interrupt.message,
+        request_id=interrupt.request_id,
+        created_at=interrupt.occurred_at,
+        metadata={
+            "kind": "pal_assist_prompt",
+            "interrupt": interrupt.model_dump(
+                mode="json", include={"interrupt_id", "interrupt_type", "message", "options"}
+            ),
+        },
     )

@@ -9,13 +9,10 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from policypal.rules.number_words import CARDINALS
+
 Bound = Literal["upper", "lower", "exact"]
 
-_NUMBER_WORDS: Final = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100,
-}  # fmt: skip
 #: unit word → (kind, factor to the kind's base unit)
 _UNITS: Final[dict[str, tuple[str, float]]] = {
     "second": ("time", 1), "minute": ("time", 60), "hour": ("time", 3600), "day": ("time", 86400),
@@ -39,10 +36,11 @@ _LOWER: Final = (
     r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|no\s+sooner\s+than|more\s+than|"
     r"longer\s+than|over|above|exceed(?:s|ing)?|minimum(?:\s+of)?|min\.?|after|or\s+more"
 )
+_NUMBER_WORD = "|".join(sorted(CARDINALS, key=len, reverse=True))
 _UNIT_WORDS = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _QUANTITY = re.compile(
     rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*\(?"
-    rf"(?P<number>\d+(?:[.,]\d+)?|{'|'.join(_NUMBER_WORDS)})\)?\s*(?:-\s*)?"
+    rf"(?P<number>\d+(?:[.,]\d+)?|{_NUMBER_WORD})\)?\s*(?:-\s*)?"
     rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?(?!\w)(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
     re.IGNORECASE,
 )
@@ -73,7 +71,7 @@ def quantities(text: str) -> list[Quantity]:
     found = []
     for match in _QUANTITY.finditer(text):
         number = match.group("number").lower().replace(",", "")
-        value = float(_NUMBER_WORDS.get(number, 0) or number)
+        value = float(CARDINALS[number]) if number in CARDINALS else float(number)
         kind, factor = _UNITS[_unit_key(match.group("unit"))]
         after = (match.group("after") or "").lower()
         if match.group("upper") or any(w in after for w in ("less", "fewer", "shorter")):

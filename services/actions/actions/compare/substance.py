@@ -10,6 +10,7 @@ from typing import Final, Literal
 
 from actions.wording_differences import Word, WordChange
 from policypal.rules import modal_cue
+from policypal.rules.number_words import CARDINALS
 
 Substance = Literal["modality", "negation", "number", "duration", "party"]
 
@@ -46,37 +47,8 @@ _MODAL = frozenset(
 _NEGATION = frozenset(
     ["not", "no", "never", "nor", "none", "neither", "without", "unless", "except", "n't", "cannot"]
 )
-_NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "fifteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "hundred",
-        "thousand",
-        "million",
-        "half",
-        "twice",
-        "double",
-        "third",
-        "quarter",
-        "majority",
-    ]
-)
+# Number words, and the words of a share or a majority, carry a figure as digits do.
+_NUMBER_WORDS = frozenset(CARDINALS) | {"half", "twice", "double", "third", "quarter", "majority"}
 _DURATION = re.compile(
     r"^(?:second|minute|hour|day|week|fortnight|month|quarter|year|annual|annually|daily|weekly|"
     r"monthly|yearly|period|deadline|term)s?$",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from policypal.rules import boilerplate_chunks
+from policypal.rules.number_words import word_value
 from policypal.rules.statements import heading_text, is_contents_line
 from policypal.vectorstore import ChunkPoint
 
@@ -35,35 +36,6 @@ MIN_RANGES, MAX_RANGES = 2, 8
 #: Title lines read after a bare chapter marker, at most.
 TITLE_LINES: Final = 3
 
-_NUMBER_WORDS: Final = {
-    word: value
-    for value, word in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
-_TENS: Final = {"twenty": 20, "thirty": 30, "forty": 40}
 _MARKER: Final = re.compile(
     r"^(?P<kind>chapter|appendix|annex|part)\b\.?\s*(?P<number>[0-9]{1,3}|[IVXLC]{1,6}|[A-Z]\b)?"
     r"\s*[.:—–-]?\s*(?P<title>.*)$",
@@ -255,17 +227,11 @@ def _marker_number_and_title(marker: re.Match[str], following: list[str]) -> tup
 
 def _number_word(line: str) -> str | None:
     """ "THREE" → "3", "TWENTYONE" / "Twenty-One" → "21"; a digit line stands for itself."""
-    word = re.sub(r"[\s-]", "", line.lower())
+    word = re.sub(r"\s", "", line)
     if word.isdigit() and len(word) <= 3:
         return word
-    if word in _NUMBER_WORDS:
-        return str(_NUMBER_WORDS[word])
-    for tens, value in _TENS.items():
-        if word.startswith(tens) and word[len(tens) :] in _NUMBER_WORDS and word != tens:
-            return str(value + _NUMBER_WORDS[word[len(tens) :]])
-        if word == tens:
-            return str(value)
-    return None
+    value = word_value(word)
+    return None if value is None else str(value)
 
 
 def _roman(numeral: str) -> int:

@@ -13,7 +13,7 @@ from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
-from actions.request_lifecycle import ActionAnswer, Refusal, run_action_request
+from actions.lifecycle.request import ActionAnswer, Refusal, run_action_request
 from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.contracts import ActionRequested

@@ -5,8 +5,8 @@
 Document: Debian's Policy Manual PDF (193 pages; ``apt-get download debian-policy`` cached in
 bench/.cache, see ``bench.ingestion.default_pdf``), ingested by the real pipeline (1000/150, MiniLM,
 boilerplate flags) into an in-memory Qdrant. Gold: the PDF's own outline (bookmarks), read here with
-pypdf; the summarizer never sees it. A top-level chapter runs from its bookmark's page to the page
-before the next one's.
+pypdf; the summarizer sees it only as the chunk sections the ingestor sets from it (docs/adr/0012).
+A top-level chapter runs from its bookmark's page to the page before the next one's.
 
 Variants, in the same run:
 - ``baseline``: the summary before this design, the stratified sample (18 % of the chunks, 10-30)
@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from pypdf import PdfReader
 
-from actions.citation_markers import CitationMarkers, shown
+from actions.citing.markers import CitationMarkers, shown
 from actions.extracts import embed_extracts, sentence_extracts
 from actions.stratified_sampling import sample_document
 from actions.summarize.document_parts import document_parts
@@ -56,7 +56,7 @@ from actions.themes import centrality
 from bench.ingestion import CACHE, default_pdf
 from bench.offline_pipeline import offline_pipeline
 from ingestor.chunking import chunk_pages
-from ingestor.pdf_text import extract_pages
+from ingestor.pdf_text import PdfText, extract_pages
 from ingestor.pipeline import ChunkingOptions
 from policypal.config import Settings
 from policypal.contracts import ActionRequested, DocumentReady, DocumentUploaded, ResolvedDocument
@@ -124,8 +124,14 @@ def debian_pdf(package: str, path: str) -> Path:
 
 
 def parsed_chunks(pdf: Path) -> list[ChunkPoint]:
-    """The ingestor's chunks of ``pdf`` (1000/150), boilerplate marked, not embedded."""
-    chunks = chunk_pages(extract_pages(pdf.read_bytes()), size=1000, overlap=150)
+    """The ingestor's chunks of ``pdf`` (1000/150, sections from its outline), boilerplate marked, not embedded."""
+    data = pdf.read_bytes()
+    reader = PdfText.open(data)
+    try:
+        outline = reader.outline()
+    finally:
+        reader.close()
+    chunks = chunk_pages(extract_pages(data), size=1000, overlap=150, outline=outline)
     document_id = _document_id(pdf)
     points = [
         ChunkPoint(

@@ -1,27 +1,30 @@
-"""``python -m ingestor``: open Redis, Qdrant and the embedder, then serve ``docs.uploaded``."""
-
-import asyncio
+"""``python -m ingestor``: reach Redis, Qdrant and NATS, then serve ``docs.uploaded``."""
 
 from ingestor.service import build_router
 from policypal.bus import run_worker
-from policypal.config import get_settings
+from policypal.bus.startup import reach, run_service
+from policypal.config import Settings, get_settings
 from policypal.embeddings import embedder_from_settings
 from policypal.state import connect_redis
+from policypal.state.connection import DEFAULT_REDIS_URL
 from policypal.vectorstore import UnownedLocalIndexError, open_chunk_index
 
 
-async def main() -> None:
-    """Open Redis, Qdrant and the embedder, then serve until SIGINT/SIGTERM."""
-    settings = get_settings()
+async def serve(settings: Settings) -> None:
+    """Reach Redis and Qdrant and load the embedder, then serve until SIGINT/SIGTERM."""
     redis = connect_redis(settings.redis_url)
+    await reach("Redis", settings.redis_url or DEFAULT_REDIS_URL, redis.ping)
     embedder = embedder_from_settings(settings)
-    try:
-        index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
-    except UnownedLocalIndexError as exc:
-        raise SystemExit(str(exc)) from None
+    index = await reach(
+        "Qdrant",
+        settings.qdrant_url or str(settings.qdrant_local_path),
+        lambda: open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension),
+        fatal=(UnownedLocalIndexError,),
+    )
     router = build_router(settings, redis=redis, index=index, embedder=embedder)
     await run_worker("ingestor", settings, [router], on_shutdown=[redis.aclose, index.aclose])
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    settings = get_settings()
+    run_service("ingestor", settings, lambda: serve(settings))

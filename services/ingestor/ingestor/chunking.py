@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
 
+from ingestor.pdf_outline import OutlineSections
 from ingestor.pdf_text import PageText
 from ingestor.structured_text import Block
 from ingestor.tables import table_chunks
@@ -51,22 +52,29 @@ def split_text(text: str, *, size: int, overlap: int) -> list[str]:
 
     Consecutive pieces share about ``overlap`` characters (less when that would cut a word).
     """
+    return [text[start:end] for start, end in split_spans(text, size=size, overlap=overlap)]
+
+
+def split_spans(text: str, *, size: int, overlap: int) -> list[tuple[int, int]]:
+    """Where ``split_text`` cuts ``text``: the ``[start, end)`` of each piece, without its edge spaces."""
     if size <= 0 or not 0 <= overlap < size:
         raise ValueError("need size > 0 and 0 <= overlap < size")
-    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
     start, length = 0, len(text)
     while start < length:
         if length - start <= size:
             end = length
         else:
             end = _break_point(text, start, start + size, floor=start + size // 2)
-        piece = text[start:end].strip()
-        if piece:
-            pieces.append(piece)
+        piece = text[start:end]
+        stripped = piece.strip()
+        if stripped:
+            first = start + len(piece) - len(piece.lstrip())
+            spans.append((first, first + len(stripped)))
         if end >= length:
             break
         start = _next_start(text, end - overlap, previous_start=start, end=end)
-    return pieces
+    return spans
 
 
 def _break_point(text: str, start: int, limit: int, *, floor: int) -> int:
@@ -95,21 +103,35 @@ def _next_start(text: str, candidate: int, *, previous_start: int, end: int) -> 
     return position
 
 
-def chunk_pages(pages: Iterable[PageText], *, size: int, overlap: int) -> list[TextChunk]:
+def chunk_pages(
+    pages: Iterable[PageText], *, size: int, overlap: int, outline: OutlineSections | None = None
+) -> list[TextChunk]:
     """Chunks of every page in page order, indexed 0..n-1 over the document; empty pages give none."""
     chunks: list[TextChunk] = []
     for page in pages:
-        chunks.extend(page_chunks(page, first_index=len(chunks), size=size, overlap=overlap))
+        chunks.extend(page_chunks(page, first_index=len(chunks), size=size, overlap=overlap, outline=outline))
     return chunks
 
 
-def page_chunks(page: PageText, *, first_index: int, size: int, overlap: int) -> list[TextChunk]:
-    """Chunks of one page, indexed from ``first_index`` (the chunks of the pages before it)."""
+def page_chunks(
+    page: PageText, *, first_index: int, size: int, overlap: int, outline: OutlineSections | None = None
+) -> list[TextChunk]:
+    """Chunks of one page, indexed from ``first_index`` (the chunks of the pages before it).
+
+    With the document's ``outline``, each chunk's section is the outline path in force where it
+    ends (``pdf_outline``).
+    """
+    text = normalize_text(page.text)
+    sections = outline.page(page.number, text) if outline else None
     chunks: list[TextChunk] = []
-    for piece in split_text(normalize_text(page.text), size=size, overlap=overlap):
+    for start, end in split_spans(text, size=size, overlap=overlap):
+        piece = text[start:end]
         # A piece of only punctuation or dot leaders carries nothing worth retrieving.
         if _HAS_WORD.search(piece):
-            chunks.append(TextChunk(index=first_index + len(chunks), page=page.number, text=piece))
+            section = sections.for_span(start, end) if sections else None
+            chunks.append(
+                TextChunk(index=first_index + len(chunks), page=page.number, text=piece, section=section)
+            )
     return chunks
 
 

@@ -1,8 +1,9 @@
 """From a document's bytes to its chunks: check limits, recognise the type, parse, chunk.
 
 The type comes from the bytes (``policypal.filetypes``), never from the name or the Content-Type
-the uploader sent. PDFs go page by page through ``pdf_text`` (progress per page); every other
-format goes through ``unstructured`` (``structured_text``) in one worker-thread call.
+the uploader sent. PDFs go page by page through ``pdf_text`` (progress per page), their outline
+(``pdf_outline``) naming each chunk's section; every other format goes through ``unstructured``
+(``structured_text``) in one worker-thread call.
 """
 
 import asyncio
@@ -137,11 +138,14 @@ async def _pdf_chunks(
     chunks: list[TextChunk] = []
     parsers: set[str] = set()
     try:
+        # The outline (bounded in pdf_outline) is one turn of work, like a page.
+        async with steps.step():
+            outline = await asyncio.to_thread(pdf.outline)
         for i in range(total):
             async with steps.step():
                 page = await asyncio.to_thread(_read_page, pdf, i, budget)
             budget.spend_text(len(page.text))
-            found = page_chunks(page, first_index=len(chunks), size=size, overlap=overlap)
+            found = page_chunks(page, first_index=len(chunks), size=size, overlap=overlap, outline=outline)
             budget.spend_chunks(len(found))
             chunks.extend(found)
             if page.text.strip():

@@ -22,6 +22,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError
 
 from ingestor import rejections
 from ingestor.glued_text import glue_score, looks_glued
+from ingestor.pdf_outline import OutlineSections, read_outline
 
 logger = logging.getLogger(__name__)
 
@@ -165,6 +166,10 @@ class PdfText:
         if fallback is not None and (glue_score(fallback) or 0.0) < (glue_score(text) or 0.0):
             return PageText(number, fallback, PDFMINER)
         return PageText(number, text, parser)
+
+    def outline(self) -> OutlineSections:
+        """The sections the document's outline (bookmarks) sets; empty when it has none or it is unusable."""
+        return OutlineSections(read_outline(self._reader, self.page_count))
 
     def page_object(self, index: int) -> PageObject:
         """pypdf's object of page ``index`` (0-based), for checks made before any text is extracted."""

@@ -7,30 +7,31 @@ hiccup) is raised as an ordinary exception so the delivery is retried.
 
 from typing import Final
 
+from policypal.contracts.codes import DocumentFailureCode
 from policypal.filetypes import SUPPORTED_TYPES
 
-NO_TEXT_LAYER: Final = "no_text_layer"
-ENCRYPTED: Final = "encrypted"
-CORRUPT: Final = "corrupt"
-EMPTY_FILE: Final = "empty_file"
-MISSING_OBJECT: Final = "missing_object"
-UNSUPPORTED_TYPE: Final = "unsupported_type"
-INGEST_ERROR: Final = "ingest_error"
-TOO_LARGE: Final = "too_large"
-TOO_MANY_PAGES: Final = "too_many_pages"
-UNDECODABLE_TEXT: Final = "undecodable_text"
-DECOMPRESSION_BOMB: Final = "decompression_bomb"
-UNBROKEN_TEXT: Final = "unbroken_text"
-TYPE_MISMATCH: Final = "type_mismatch"
-DELETED: Final = "deleted"
-TOO_MUCH_TEXT: Final = "too_much_text"
-XML_ENTITIES: Final = "xml_entities"
+NO_TEXT_LAYER: Final = DocumentFailureCode.NO_TEXT_LAYER
+ENCRYPTED: Final = DocumentFailureCode.ENCRYPTED
+CORRUPT: Final = DocumentFailureCode.CORRUPT
+EMPTY_FILE: Final = DocumentFailureCode.EMPTY_FILE
+MISSING_OBJECT: Final = DocumentFailureCode.MISSING_OBJECT
+UNSUPPORTED_TYPE: Final = DocumentFailureCode.UNSUPPORTED_TYPE
+INGEST_ERROR: Final = DocumentFailureCode.INGEST_ERROR
+TOO_LARGE: Final = DocumentFailureCode.TOO_LARGE
+TOO_MANY_PAGES: Final = DocumentFailureCode.TOO_MANY_PAGES
+UNDECODABLE_TEXT: Final = DocumentFailureCode.UNDECODABLE_TEXT
+DECOMPRESSION_BOMB: Final = DocumentFailureCode.DECOMPRESSION_BOMB
+UNBROKEN_TEXT: Final = DocumentFailureCode.UNBROKEN_TEXT
+TYPE_MISMATCH: Final = DocumentFailureCode.TYPE_MISMATCH
+DELETED: Final = DocumentFailureCode.DELETED
+TOO_MUCH_TEXT: Final = DocumentFailureCode.TOO_MUCH_TEXT
+XML_ENTITIES: Final = DocumentFailureCode.XML_ENTITIES
 
 
 class DocumentRejected(Exception):  # noqa: N818 - reads as the verdict on the document
     """The document cannot be indexed; ``reason`` is shown to the user as is."""
 
-    def __init__(self, reason_code: str, reason: str) -> None:
+    def __init__(self, reason_code: DocumentFailureCode, reason: str) -> None:
         super().__init__(f"{reason_code}: {reason}")
         self.reason_code = reason_code
         self.reason = reason

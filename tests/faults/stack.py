@@ -24,7 +24,7 @@ from policypal.bus import declare_streams
 from policypal.contracts import ActionRequested, ResolvedDocument
 from policypal.devstack import ManagedProcess, free_port, start_nats_server, start_valkey
 from policypal.state import ConversationRecord, ConversationStore, StoredMessage
-from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
+from policypal.vectorstore import ChunkPoint, open_embedded_index
 from tests.support.jetstream import payload, stream_messages
 from tests.support.offline_embedder import offline_embedder
 
@@ -132,11 +132,9 @@ async def jetstream(url: str) -> AsyncIterator[JetStreamContext]:
 
 
 async def index_policy(qdrant_path: Path, tenant: str) -> None:
-    """Index the small retention policy for ``tenant`` in local Qdrant, then release the directory."""
+    """Index the small retention policy for ``tenant`` in the embedded index, then release the directory."""
     embedder = offline_embedder()
-    client = open_qdrant(None, path=qdrant_path)
-    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
-    await index.ensure_collection()
+    index = await open_embedded_index(qdrant_path, model_id=embedder.model_id, dimension=embedder.dimension)
     chunks = [
         ChunkPoint(
             tenant_id=tenant,
@@ -152,7 +150,7 @@ async def index_policy(qdrant_path: Path, tenant: str) -> None:
         for number, text in enumerate(POLICY, start=1)
     ]
     await index.upsert(chunks, embedder.embed([c.text for c in chunks]).tolist())
-    await client.close()
+    await index.aclose()
 
 
 async def new_conversation(redis: Redis, tenant: str) -> None:

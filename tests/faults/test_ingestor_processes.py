@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from ingestor.service import CONSUMER
 from policypal.contracts.subjects import DOCS_UPLOADED, thread_events_filter
 from policypal.state import DocumentCatalog
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from policypal.vectorstore import open_embedded_index
 from tests import pdf_factory
 from tests.faults.stack import fault_stack, jetstream
 from tests.support.document_uploads import make_upload, store_upload
@@ -65,14 +65,13 @@ async def _until_terminal(sub: Subscription, within: float) -> dict[str, Any]:
 
 
 async def _count(qdrant_path: Path, document_id: str) -> int:
-    """Points of a document in local Qdrant, opened and released again (it is single-process)."""
+    """Points of a document in the embedded index, opened and released again (it is single-process)."""
     embedder = offline_embedder()
-    client = open_qdrant(None, path=qdrant_path)
+    index = await open_embedded_index(qdrant_path, model_id=embedder.model_id, dimension=embedder.dimension)
     try:
-        index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
         return await index.count(tenant_id=TENANT, document_id=document_id)
     finally:
-        await client.close()
+        await index.aclose()
 
 
 async def _settled(js: JetStreamContext) -> bool:

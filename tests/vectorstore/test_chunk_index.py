@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from policypal.embeddings import MiniLMEmbedder
-from policypal.vectorstore import ChunkIndex, ChunkPoint, EmbeddingModelMismatch, open_qdrant
+from policypal.vectorstore import ChunkIndex, ChunkPoint, EmbeddingModelMismatch
+from tests.vectorstore.conftest import IndexOpener
 
 pytestmark = pytest.mark.integration
 
@@ -24,16 +25,14 @@ def _chunk(tenant: str, text: str, index: int = 0) -> ChunkPoint:
     )
 
 
-async def _index(tmp_path: Path, embedder: MiniLMEmbedder) -> ChunkIndex:
-    index = ChunkIndex(
-        open_qdrant(None, path=tmp_path / "q"), model_id=embedder.model_id, dimension=embedder.dimension
-    )
-    await index.ensure_collection()
-    return index
+async def _index(open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder) -> ChunkIndex:
+    return await open_index(tmp_path / "q", model_id=embedder.model_id, dimension=embedder.dimension)
 
 
-async def test_same_document_id_in_two_tenants_keeps_both(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
-    index = await _index(tmp_path, embedder)
+async def test_same_document_id_in_two_tenants_keeps_both(
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _index(open_index, tmp_path, embedder)
     try:
         acme, globex = (
             _chunk("acme", "Acme keeps records for seven years."),
@@ -50,8 +49,10 @@ async def test_same_document_id_in_two_tenants_keeps_both(tmp_path: Path, embedd
         await index.aclose()
 
 
-async def test_reindexing_overwrites_instead_of_duplicating(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
-    index = await _index(tmp_path, embedder)
+async def test_reindexing_overwrites_instead_of_duplicating(
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _index(open_index, tmp_path, embedder)
     try:
         chunk = _chunk("acme", "Records are kept for seven years.")
         for _ in range(2):
@@ -61,12 +62,12 @@ async def test_reindexing_overwrites_instead_of_duplicating(tmp_path: Path, embe
         await index.aclose()
 
 
-async def test_another_embedding_model_is_refused(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
-    index = await _index(tmp_path, embedder)
+async def test_another_embedding_model_is_refused(
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _index(open_index, tmp_path, embedder)
     await index.aclose()
-    other = ChunkIndex(
-        open_qdrant(None, path=tmp_path / "q"), model_id="text-embedding-3-small", dimension=1536
-    )
+    # The opener closes what it opened when the check fails: the directory is free again after.
     with pytest.raises(EmbeddingModelMismatch, match="Re-index"):
-        await other.ensure_collection()
-    await other.aclose()
+        await open_index(tmp_path / "q", model_id="text-embedding-3-small", dimension=1536)
+    await (await _index(open_index, tmp_path, embedder)).aclose()

@@ -7,8 +7,9 @@ import pytest
 from qdrant_client import AsyncQdrantClient, models
 
 from policypal.embeddings import MiniLMEmbedder
-from policypal.vectorstore import ChunkIndex, ChunkPoint, open_qdrant
+from policypal.vectorstore import ChunkIndex, ChunkPoint
 from policypal.vectorstore.chunk_index import COLLECTION, NO_SPARSE_VECTOR
+from tests.vectorstore.conftest import IndexOpener
 
 pytestmark = pytest.mark.integration
 
@@ -36,10 +37,8 @@ def _chunk(
     )
 
 
-async def _index(path: Path, embedder: MiniLMEmbedder) -> ChunkIndex:
-    index = ChunkIndex(open_qdrant(None, path=path), model_id=embedder.model_id, dimension=embedder.dimension)
-    await index.ensure_collection()
-    return index
+async def _index(open_index: IndexOpener, path: Path, embedder: MiniLMEmbedder) -> ChunkIndex:
+    return await open_index(path, model_id=embedder.model_id, dimension=embedder.dimension)
 
 
 async def _write(index: ChunkIndex, embedder: MiniLMEmbedder, chunks: list[ChunkPoint]) -> None:
@@ -47,9 +46,9 @@ async def _write(index: ChunkIndex, embedder: MiniLMEmbedder, chunks: list[Chunk
 
 
 async def test_a_rare_keyword_lifts_its_chunk_in_hybrid_search(
-    tmp_path: Path, embedder: MiniLMEmbedder
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
-    index = await _index(tmp_path / "q", embedder)
+    index = await _index(open_index, tmp_path / "q", embedder)
     try:
         await _write(index, embedder, [_chunk(text, i) for i, text in enumerate(TEXTS)])
         question = "How long are records retained under the Halvorsen exemption?"
@@ -70,9 +69,9 @@ async def test_a_rare_keyword_lifts_its_chunk_in_hybrid_search(
 
 
 async def test_hybrid_search_never_leaves_tenant_user_or_documents(
-    tmp_path: Path, embedder: MiniLMEmbedder
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
-    index = await _index(tmp_path / "q", embedder)
+    index = await _index(open_index, tmp_path / "q", embedder)
     try:
         await _write(index, embedder, [_chunk(TEXTS[3], 0)])
         await _write(index, embedder, [_chunk(TEXTS[3], 0, tenant="globex")])
@@ -91,9 +90,9 @@ async def test_hybrid_search_never_leaves_tenant_user_or_documents(
 
 
 async def test_a_collection_without_sparse_vectors_stays_dense_only_and_says_so(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, embedder: MiniLMEmbedder
+    open_index: IndexOpener, tmp_path: Path, caplog: pytest.LogCaptureFixture, embedder: MiniLMEmbedder
 ) -> None:
-    # A collection as the ingestor created it before hybrid search.
+    # A collection as the ingestor created it before hybrid search (on the embedded engine: migrated).
     old = AsyncQdrantClient(path=str(tmp_path / "q"))
     await old.create_collection(
         COLLECTION,
@@ -102,7 +101,7 @@ async def test_a_collection_without_sparse_vectors_stays_dense_only_and_says_so(
     )
     await old.close()
     with caplog.at_level(logging.WARNING):
-        index = await _index(tmp_path / "q", embedder)
+        index = await _index(open_index, tmp_path / "q", embedder)
     try:
         assert not index.hybrid
         assert NO_SPARSE_VECTOR in caplog.text

@@ -1,16 +1,16 @@
-"""Qdrant adapter for chunk vectors: local (embedded) mode or a Qdrant server, one API."""
+"""Chunk and rule vectors in Qdrant: a Qdrant server, or the embedded engine (Qdrant Edge), one API."""
 
 from policypal.vectorstore.chunk_index import (
     ChunkHit,
     ChunkIndex,
     ChunkPoint,
     EmbeddingModelMismatch,
-    open_chunk_index,
-    open_qdrant,
     sparse_vectors,
 )
 from policypal.vectorstore.chunk_place import ChunkPlace
+from policypal.vectorstore.index_opening import open_chunk_index, open_embedded_index
 from policypal.vectorstore.local_owner import UnownedLocalIndexError, require_index_owner
+from policypal.vectorstore.qdrant_client_store import open_qdrant
 from policypal.vectorstore.rule_index import RuleIndex, RulePoint, StoredRule
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "StoredRule",
     "UnownedLocalIndexError",
     "open_chunk_index",
+    "open_embedded_index",
     "open_qdrant",
     "require_index_owner",
     "sparse_vectors",

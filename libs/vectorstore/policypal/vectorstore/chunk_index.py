@@ -6,17 +6,16 @@ for hybrid search. Every search filters by tenant (and user): docs/architecture.
 
 import logging
 import uuid
-import warnings
-from pathlib import Path
 
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
 
-from policypal.config import Settings
 from policypal.telemetry import service_span
 from policypal.vectorstore import sparse_terms
-from policypal.vectorstore.chunk_place import ChunkPlace
-from policypal.vectorstore.local_owner import require_index_owner
+from policypal.vectorstore.chunk_place import INTEGER_FIELDS, SCOPE_FIELDS, ChunkPlace
+from policypal.vectorstore.point_store import CollectionSpec, PointStore, Scope, StoredPoint
+from policypal.vectorstore.qdrant_client_store import QdrantClientStore
+from policypal.vectorstore.rank_fusion import fuse
 from policypal.vectorstore.rule_index import RuleIndex
 
 logger = logging.getLogger(__name__)
@@ -64,43 +63,29 @@ def point_id(tenant_id: str, chunk_id: str) -> str:
     return str(uuid.uuid5(_POINT_NAMESPACE, f"{tenant_id}/{chunk_id}"))
 
 
-def open_qdrant(
-    url: str | None, *, path: Path | None = None, api_key: str | None = None
-) -> AsyncQdrantClient:
-    """A client of a Qdrant server at ``url``, else of local (embedded) Qdrant under ``path``.
-
-    Local mode is single-process: only one process may open a given ``path``.
-    """
-    if url:
-        return AsyncQdrantClient(url=url, api_key=api_key)
-    if path is None:
-        return AsyncQdrantClient(location=":memory:")
-    path.mkdir(parents=True, exist_ok=True)
-    return AsyncQdrantClient(path=str(path))
-
-
-async def open_chunk_index(settings: Settings, *, model_id: str, dimension: int) -> "ChunkIndex":
-    """The chunk index the settings point at (QDRANT_URL, else local Qdrant), collection checked.
-
-    For a worker: raises ``UnownedLocalIndexError`` on a local index the embedded launcher does not own.
-    """
-    require_index_owner(settings)
-    api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-    client = open_qdrant(settings.qdrant_url, path=settings.qdrant_local_path, api_key=api_key)
-    index = ChunkIndex(client, model_id=model_id, dimension=dimension)
-    await index.ensure_collection()
-    return index
+def chunk_collection(*, model_id: str, dimension: int, hybrid: bool = True) -> CollectionSpec:
+    """The ``chunks`` collection of an embedding model; ``hybrid`` adds the BM25 sparse vector."""
+    return CollectionSpec(
+        name=COLLECTION,
+        dimension=dimension,
+        metadata={"embedding_model": model_id, "dimension": dimension},
+        sparse_vector=SPARSE_VECTOR if hybrid else None,
+        keyword_fields=SCOPE_FIELDS,
+        integer_fields=INTEGER_FIELDS,
+    )
 
 
 class ChunkIndex:
     """Writes and searches chunk vectors of one embedding model."""
 
-    def __init__(self, client: AsyncQdrantClient, *, model_id: str, dimension: int) -> None:
-        self._client = client
+    def __init__(self, store: AsyncQdrantClient | PointStore, *, model_id: str, dimension: int) -> None:
+        # What it was given (a client or a store), as before: another index can be built on it.
+        self._client = store
+        self._store: PointStore = QdrantClientStore(store) if isinstance(store, AsyncQdrantClient) else store
         self._model_id = model_id
         self._dimension = dimension
         self._hybrid = True
-        self.rules = RuleIndex(client, model_id=model_id, dimension=dimension)
+        self.rules = RuleIndex(self._store, model_id=model_id, dimension=dimension)
 
     @property
     def hybrid(self) -> bool:
@@ -108,8 +93,8 @@ class ChunkIndex:
         return self._hybrid
 
     async def aclose(self) -> None:
-        """Close the Qdrant client (local mode releases its directory)."""
-        await self._client.close()
+        """Close the vector engine (an embedded one releases its directory)."""
+        await self._store.close()
 
     async def ensure_collection(self) -> None:
         """Create the collection for this model, or check an existing one was made with it.
@@ -120,32 +105,20 @@ class ChunkIndex:
         await self.rules.ensure_collection()
 
     async def _ensure_chunks(self) -> None:
-        if await self._client.collection_exists(COLLECTION):
-            info = await self._client.get_collection(COLLECTION)
-            vectors = info.config.params.vectors
-            size = vectors.size if isinstance(vectors, models.VectorParams) else None
-            recorded = (info.config.metadata or {}).get("embedding_model")
-            if size != self._dimension or (recorded is not None and recorded != self._model_id):
-                raise EmbeddingModelMismatch(
-                    f"collection {COLLECTION!r} holds {recorded or 'unknown'} vectors of size {size}; "
-                    f"this process embeds with {self._model_id} ({self._dimension}). Re-index or use another store."
-                )
-            # Never mix: an old collection stays dense-only (no point gets a sparse vector) and says so.
-            self._hybrid = SPARSE_VECTOR in (info.config.params.sparse_vectors or {})
-            if not self._hybrid:
-                logger.warning(NO_SPARSE_VECTOR)
+        state = await self._store.describe(COLLECTION)
+        if state is None:
+            await self._store.create(chunk_collection(model_id=self._model_id, dimension=self._dimension))
             return
-        await self._client.create_collection(
-            COLLECTION,
-            vectors_config=models.VectorParams(size=self._dimension, distance=models.Distance.COSINE),
-            sparse_vectors_config={SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)},
-            metadata={"embedding_model": self._model_id, "dimension": self._dimension},
-        )
-        # Local Qdrant ignores payload indexes and warns; a Qdrant server needs them for filtered search.
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Payload indexes have no effect in the local Qdrant")
-            for field in ("tenant_id", "user_id", "document_id", "set_name", "doc_type"):
-                await self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)
+        recorded = state.metadata.get("embedding_model")
+        if state.dimension != self._dimension or (recorded is not None and recorded != self._model_id):
+            raise EmbeddingModelMismatch(
+                f"collection {COLLECTION!r} holds {recorded or 'unknown'} vectors of size {state.dimension}; "
+                f"this process embeds with {self._model_id} ({self._dimension}). Re-index or use another store."
+            )
+        # Never mix: an old collection stays dense-only (no point gets a sparse vector) and says so.
+        self._hybrid = SPARSE_VECTOR in state.sparse_vectors
+        if not self._hybrid:
+            logger.warning(NO_SPARSE_VECTOR)
 
     async def upsert(
         self,
@@ -165,14 +138,15 @@ class ChunkIndex:
         if self._hybrid and sparse is None:
             sparse = sparse_vectors(chunks)
         points = [
-            models.PointStruct(
+            StoredPoint(
                 id=point_id(chunk.tenant_id, chunk.chunk_id),
-                vector={"": vector, SPARSE_VECTOR: sparse[i]} if self._hybrid and sparse else vector,
-                payload={**chunk.model_dump(), "chunk_id": chunk.chunk_id},
+                dense=vector,
+                sparse={SPARSE_VECTOR: sparse[i]} if self._hybrid and sparse else {},
+                payload={**chunk.model_dump(mode="json"), "chunk_id": chunk.chunk_id},
             )
             for i, (chunk, vector) in enumerate(zip(chunks, vectors, strict=True))
         ]
-        await self._client.upsert(COLLECTION, points=points, wait=True)
+        await self._store.upsert(COLLECTION, points)
 
     async def search(
         self,
@@ -185,14 +159,10 @@ class ChunkIndex:
     ) -> list[ChunkHit]:
         """The ``limit`` nearest chunks of this tenant and user, within ``document_ids`` when given."""
         with service_span("search", _search_attributes("dense", document_ids, limit)):
-            response = await self._client.query_points(
-                COLLECTION,
-                query=vector,
-                query_filter=_scope(tenant_id, user_id, document_ids),
-                limit=limit,
-                with_payload=True,
+            found = await self._store.nearest(
+                COLLECTION, vector, _scope(tenant_id, user_id, document_ids), limit
             )
-        return [ChunkHit.model_validate({**(p.payload or {}), "score": p.score}) for p in response.points]
+        return [ChunkHit.model_validate({**p.payload, "score": p.score}) for p in found]
 
     async def hybrid_search(
         self,
@@ -212,42 +182,26 @@ class ChunkIndex:
         tenant and user), so another tenant's documents never weigh on the ranking. A dense-only
         collection (see ``hybrid``) returns the dense search alone.
         """
-        scope = _scope(tenant_id, user_id, document_ids)
         keywords = sparse_terms.query_vector(text)
         if not self._hybrid or not keywords.indices:
             return await self.search(
                 vector, tenant_id=tenant_id, user_id=user_id, document_ids=document_ids, limit=limit
             )
+        scope = _scope(tenant_id, user_id, document_ids)
         with service_span("search", _search_attributes("hybrid", document_ids, limit)):
-            response = await self._hybrid_query(vector, keywords, scope, limit)
+            dense, keyword = await self._store.dense_and_keywords(
+                COLLECTION, vector, (SPARSE_VECTOR, keywords), scope, limit
+            )
         query = np.asarray(vector, dtype=np.float32)
         query /= np.linalg.norm(query) or 1.0
-        return [
-            ChunkHit.model_validate({**(p.payload or {}), "score": _cosine(query, p.vector)})
-            for p in response.points
-        ]
-
-    async def _hybrid_query(
-        self, vector: list[float], keywords: models.SparseVector, scope: models.Filter, limit: int
-    ) -> models.QueryResponse:
-        return await self._client.query_points(
-            COLLECTION,
-            prefetch=[
-                models.Prefetch(query=vector, filter=scope, limit=limit),
-                models.Prefetch(
-                    query=keywords,
-                    using=SPARSE_VECTOR,
-                    filter=scope,
-                    limit=limit,
-                    params=models.SearchParams(idf=models.IdfCorpusParams(corpus=scope)),
-                ),
-            ],
-            query=models.FusionQuery(fusion=models.Fusion.RRF),
-            query_filter=scope,
+        cosine = {id(p): _cosine(query, p.dense) for p in (*dense, *keyword)}
+        fused = fuse(
+            [[(p.score, p) for p in dense], [(p.score, p) for p in keyword]],
+            key=lambda p: str(p.payload["chunk_id"]),
+            tie_breaker=lambda p: cosine[id(p)],
             limit=limit,
-            with_payload=True,
-            with_vectors=True,
         )
+        return [ChunkHit.model_validate({**p.payload, "score": cosine[id(p)]}) for _, p in fused]
 
     async def document_chunks(self, *, tenant_id: str, user_id: str, document_id: str) -> list[ChunkPoint]:
         """Every chunk of one document of this tenant and user, in document order (by chunk index).
@@ -255,66 +209,26 @@ class ChunkIndex:
         An exact fetch, not a search: for strategies that read a document by position (stratified
         sampling). Paged so a 500-chunk document does not come back in one response.
         """
-        scope = models.Filter(
-            must=[
-                models.FieldCondition(key="tenant_id", match=models.MatchValue(value=tenant_id)),
-                models.FieldCondition(key="user_id", match=models.MatchValue(value=user_id)),
-                models.FieldCondition(key="document_id", match=models.MatchValue(value=document_id)),
-            ]
-        )
-        chunks: list[ChunkPoint] = []
-        offset: models.ExtendedPointId | None = None
-        while True:
-            records, offset = await self._client.scroll(
-                COLLECTION, scroll_filter=scope, limit=256, offset=offset, with_payload=True
-            )
-            chunks.extend(ChunkPoint.model_validate(record.payload or {}) for record in records)
-            if offset is None:
-                return sorted(chunks, key=lambda chunk: chunk.chunk_index)
+        scope = Scope(equals={"tenant_id": tenant_id, "user_id": user_id, "document_id": document_id})
+        found = await self._store.scroll(COLLECTION, scope, with_vectors=False)
+        chunks = [ChunkPoint.model_validate(point.payload) for point in found]
+        return sorted(chunks, key=lambda chunk: chunk.chunk_index)
 
     async def count(self, *, tenant_id: str, document_id: str) -> int:
         """How many chunks of a document are indexed."""
-        result = await self._client.count(
-            COLLECTION,
-            count_filter=models.Filter(
-                must=[
-                    models.FieldCondition(key="tenant_id", match=models.MatchValue(value=tenant_id)),
-                    models.FieldCondition(key="document_id", match=models.MatchValue(value=document_id)),
-                ]
-            ),
-            exact=True,
-        )
-        return result.count
+        return await self._store.count(COLLECTION, _document(tenant_id, document_id))
 
     async def delete_chunks_from(self, *, tenant_id: str, document_id: str, first_index: int) -> None:
         """Remove a document's chunks with index >= ``first_index``: leftovers of an earlier, longer run."""
-        await self._client.delete(
-            COLLECTION,
-            points_selector=models.FilterSelector(
-                filter=models.Filter(
-                    must=[
-                        models.FieldCondition(key="tenant_id", match=models.MatchValue(value=tenant_id)),
-                        models.FieldCondition(key="document_id", match=models.MatchValue(value=document_id)),
-                        models.FieldCondition(key="chunk_index", range=models.Range(gte=first_index)),
-                    ]
-                )
-            ),
+        scope = Scope(
+            equals={"tenant_id": tenant_id, "document_id": document_id}, at_least={"chunk_index": first_index}
         )
+        await self._store.delete(COLLECTION, scope)
 
     async def delete_document(self, *, tenant_id: str, document_id: str) -> None:
         """Remove every chunk of a document, and its rule units."""
         await self.rules.delete_document(tenant_id=tenant_id, document_id=document_id)
-        await self._client.delete(
-            COLLECTION,
-            points_selector=models.FilterSelector(
-                filter=models.Filter(
-                    must=[
-                        models.FieldCondition(key="tenant_id", match=models.MatchValue(value=tenant_id)),
-                        models.FieldCondition(key="document_id", match=models.MatchValue(value=document_id)),
-                    ]
-                )
-            ),
-        )
+        await self._store.delete(COLLECTION, _document(tenant_id, document_id))
 
 
 def sparse_vectors(chunks: list[ChunkPoint]) -> list[models.SparseVector]:
@@ -331,19 +245,19 @@ def _search_attributes(mode: str, document_ids: list[str] | None, limit: int) ->
     }
 
 
-def _scope(tenant_id: str, user_id: str, document_ids: list[str] | None) -> models.Filter:
-    must: list[models.Condition] = [
-        models.FieldCondition(key="tenant_id", match=models.MatchValue(value=tenant_id)),
-        models.FieldCondition(key="user_id", match=models.MatchValue(value=user_id)),
-    ]
-    if document_ids is not None:
-        must.append(models.FieldCondition(key="document_id", match=models.MatchAny(any=document_ids)))
-    return models.Filter(must=must)
+def _scope(tenant_id: str, user_id: str, document_ids: list[str] | None) -> Scope:
+    return Scope(
+        equals={"tenant_id": tenant_id, "user_id": user_id},
+        one_of={"document_id": document_ids} if document_ids is not None else {},
+    )
 
 
-def _cosine(query: "np.typing.NDArray[np.float32]", stored: object) -> float:
+def _document(tenant_id: str, document_id: str) -> Scope:
+    return Scope(equals={"tenant_id": tenant_id, "document_id": document_id})
+
+
+def _cosine(query: "np.typing.NDArray[np.float32]", dense: list[float] | None) -> float:
     """Cosine of the unit ``query`` and a point's dense vector (Qdrant stores cosine vectors normalised)."""
-    dense = stored.get("") if isinstance(stored, dict) else stored
-    if not isinstance(dense, list):
+    if dense is None:
         raise ValueError("the point came back without its dense vector")
     return float(np.dot(query, np.asarray(dense, dtype=np.float32)))

@@ -4,6 +4,11 @@ from pydantic import BaseModel
 
 from policypal.contracts import DocType
 
+#: The payload fields searches and deletes filter on: indexed in every collection of places.
+SCOPE_FIELDS = ("tenant_id", "user_id", "document_id", "set_name", "doc_type")
+#: Integer payload fields filtered by range (a document's chunks from an index on).
+INTEGER_FIELDS = ("chunk_index",)
+
 
 class ChunkPlace(BaseModel):
     """A place in one document's chunks, with everything a citation needs but the quote."""

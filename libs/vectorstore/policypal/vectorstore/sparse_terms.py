@@ -1,7 +1,7 @@
 """BM25 term weights for the sparse (keyword) vector of a chunk, and the matching query vector.
 
 Qdrant multiplies each query term by its inverse document frequency (``Modifier.IDF``, computed by the
-server and by local mode alike, over the corpus a search names), so a chunk only carries the BM25
+server, local mode and Edge alike, over the corpus a search names), so a chunk only carries the BM25
 term-frequency part: ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / AVERAGE_LENGTH))``. A query
 carries 1.0 per distinct term. Terms are lower-cased words, English stop words dropped, reduced to
 their Snowball stem ("encrypted", "encryption" → "encrypt"), and hashed to a 32-bit index.

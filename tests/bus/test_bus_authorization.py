@@ -26,7 +26,7 @@ from policypal.bus.delivery import process_delivery
 from policypal.bus.permissions import external_inbox_prefix
 from policypal.config import Settings
 from policypal.contracts import ActionRequested, ResolvedDocument
-from policypal.contracts.audit import MAX_SOURCE_TEXT
+from policypal.contracts.limits import MAX_SOURCE_TEXT
 from policypal.contracts.streams import ACTIONS, CHAT, DOCS, EVENTS
 from policypal.contracts.subjects import tenant_action_requested
 from tests.support.secured_bus import SecuredBus, secured_bus

@@ -74,7 +74,9 @@ async def test_an_overdue_request_ends_once_with_a_deadline_error(
     error = payload(messages[0])
     assert (error["type"], error["code"], error["retryable"]) == ("error", "deadline_exceeded", True)
     history = await ConversationStore(redis_client).messages(pending.tenant_id, pending.thread_id)
-    assert [(m.role, m.metadata.get("error_code")) for m in history] == [("assistant", "deadline_exceeded")]
+    assert [(m.role, getattr(m.metadata, "error_code", None)) for m in history] == [
+        ("assistant", "deadline_exceeded")
+    ]
 
 
 async def test_a_request_that_already_ended_is_left_alone(

@@ -15,7 +15,13 @@ from redis.asyncio import Redis
 from actions.inquire.low_confidence import OPTIONS, resume_point
 from policypal.bus import build_broker, publish_event
 from policypal.config import Settings
-from policypal.contracts import ActionRequested, ChatResumed, InterruptEvent, ResolvedDocument
+from policypal.contracts import (
+    ActionRequested,
+    ChatResumed,
+    EscalationNotice,
+    InterruptEvent,
+    ResolvedDocument,
+)
 from policypal.devstack import ManagedProcess
 from policypal.state import ConversationMemory, ConversationStore, EscalationStore, PendingInterrupt
 from resolver.escalation import bridge_message
@@ -97,11 +103,9 @@ async def test_ask_a_reviewer_opens_one_ticket_and_tells_the_user(talk: Talk) ->
     )
     assert await ConversationMemory(talk.redis).pending(talk.tenant, talk.conversation_id) is None
     history = await ConversationStore(talk.redis).messages(talk.tenant, talk.conversation_id)
-    assert history[-1].metadata == {
-        "kind": "escalation",
-        "escalation_id": ticket.escalation_id,
-        "status": "pending_human",
-    }
+    assert history[-1].metadata == EscalationNotice(
+        escalation_id=ticket.escalation_id, status="pending_human"
+    )
     # Other tenants see nothing of it.
     assert await EscalationStore(talk.redis).get("someoneelse", ticket.escalation_id) is None
 

@@ -24,7 +24,7 @@ PAUSED = ActionRequested(
 
 
 def answered(value: str) -> Turn | Question | Refusal | Retry | Escalate:
-    turn = Turn.model_validate(resume_point(PAUSED))
+    turn = Turn.resumed(resume_point(PAUSED))
     return apply_answer(turn, "retrieval_low", ResumeValue(type="retrieval_low", value=value), [])
 
 

@@ -15,6 +15,7 @@ from redis.asyncio import Redis
 from policypal.auth.tenants import TenantSettings, TenantStore
 from policypal.bus import build_broker
 from policypal.config import Settings
+from policypal.contracts import ErrorNotice
 from policypal.devstack import ManagedProcess
 from policypal.state import ConversationMemory, ConversationStore
 from resolver.service import DURABLE, RESUME_DURABLE, build_router
@@ -140,7 +141,7 @@ async def test_implicit_low_asks_for_the_document_and_shows_the_prompt_in_histor
     assert "“ABC guidelines”" in question["message"]
     history = await ConversationStore(redis_client).messages(talk.tenant, talk.conversation_id)
     notice = history[-1]
-    assert (notice.role, notice.content, notice.metadata["kind"]) == (
+    assert (notice.role, notice.content, getattr(notice.metadata, "kind", None)) == (
         "system",
         question["message"],
         "pal_assist_prompt",
@@ -175,7 +176,7 @@ async def test_cancel_ends_cleanly_and_the_next_message_starts_fresh(talk: Talk,
     assert (cancelled["type"], cancelled["code"], cancelled["retryable"]) == ("error", "cancelled", False)
     assert await ConversationMemory(redis_client).pending(talk.tenant, talk.conversation_id) is None
     history = await ConversationStore(redis_client).messages(talk.tenant, talk.conversation_id)
-    assert (history[-1].role, history[-1].metadata) == ("system", {"error_code": "cancelled"})
+    assert (history[-1].role, history[-1].metadata) == ("system", ErrorNotice(error_code="cancelled"))
 
     action = await talk.outcome(await talk.say("@Summarize @KYC Procedure", "summarize", ("kyc",)))
     assert (action["action"], ids(action)) == ("summarize", ["kyc"])

@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from policypal.bus import build_broker, publish_event
 from policypal.config import Settings
-from policypal.contracts import ChatMentions, ChatRequested
+from policypal.contracts import ChatMentions, ChatRequested, ErrorNotice
 from policypal.devstack import ManagedProcess
 from policypal.state import ConversationRecord, ConversationStore, DocumentCatalog, DocumentRecord
 from resolver.service import DURABLE, build_router
@@ -149,7 +149,7 @@ async def test_unknown_document_ends_in_one_error_event_and_one_stored_turn(
     assert (turn.role, turn.content, turn.metadata) == (
         "assistant",
         body["message"],
-        {"error_code": "document_not_found"},
+        ErrorNotice(error_code="document_not_found"),
     )
     assert await stream_messages(js, "ACTIONS", "actions.inquire.requested") == []
 

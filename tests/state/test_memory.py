@@ -3,7 +3,7 @@
 import pytest
 from redis.asyncio import Redis
 
-from policypal.contracts import InterruptEvent
+from policypal.contracts import InterruptEvent, ResumePoint
 from policypal.state import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
 
 pytestmark = pytest.mark.integration
@@ -47,13 +47,12 @@ async def test_summary_round_trip(redis_client: Redis) -> None:
 
 async def test_pending_interrupt_is_cleared_only_by_its_own_id(redis_client: Redis) -> None:
     memory = ConversationMemory(redis_client)
-    await memory.save_pending(
-        PendingInterrupt(interrupt=_interrupt("i1"), resume_point={"step": "validation"})
-    )
+    point = ResumePoint(request_id="r1", message_id="user-r1", text="Audit it", step="validation")
+    await memory.save_pending(PendingInterrupt(interrupt=_interrupt("i1"), resume_point=point))
     assert not await memory.clear_pending("acme", "c1", "i0")
     pending = await memory.pending("acme", "c1")
     assert pending is not None
-    assert pending.resume_point == {"step": "validation"}
+    assert pending.resume_point == point
     assert await memory.pending("globex", "c1") is None
     assert await memory.clear_pending("acme", "c1", "i1")
     assert await memory.pending("acme", "c1") is None

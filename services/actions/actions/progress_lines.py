@@ -12,6 +12,7 @@ import contextlib
 from faststream.nats import NatsBroker
 
 from policypal.bus import publish_status
+from policypal.contracts.codes import StatusStage
 from policypal.contracts.envelope import Envelope
 
 
@@ -23,11 +24,13 @@ class ProgressLines:
         self._request = request
         self._last: asyncio.Task[None] | None = None
 
-    async def __call__(self, stage: str, message: str) -> None:
+    async def __call__(self, stage: StatusStage, message: str) -> None:
         """Publish the line ``stage``/``message`` after the lines before it, without waiting for it."""
         self._last = asyncio.create_task(self._publish_after(self._last, stage, message))
 
-    async def _publish_after(self, previous: asyncio.Task[None] | None, stage: str, message: str) -> None:
+    async def _publish_after(
+        self, previous: asyncio.Task[None] | None, stage: StatusStage, message: str
+    ) -> None:
         if previous is not None:
             await previous
         await publish_status(self._broker, self._request, stage, message)

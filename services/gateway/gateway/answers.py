@@ -5,7 +5,7 @@ from fastapi import HTTPException, status
 from gateway.deadlines import register_deadline
 from gateway.publishing import publish_or_503
 from gateway.resources import Resources
-from policypal.contracts import ChatResumed, InterruptEvent, ResumeValue
+from policypal.contracts import AnsweredInterrupt, ChatResumed, InterruptAnswer, InterruptEvent, ResumeValue
 from policypal.state import ConversationMemory, ConversationRecord, StoredMessage, user_message_id
 
 _NOT_OPEN = (
@@ -27,30 +27,25 @@ async def post_answer(
     question has been answered meanwhile; JetStream drops the duplicate.
     """
     message_id = user_message_id(request_id)
-    stored = await _stored_answer(resources, conversation, message_id)
-    if stored is None:
+    answered = await _stored_answer(resources, conversation, message_id)
+    if answered is None:
         pending = await ConversationMemory(resources.redis).pending(
             conversation.tenant_id, conversation.conversation_id
         )
         if pending is None or pending.interrupt.interrupt_id != interrupt_id:
             raise HTTPException(status.HTTP_409_CONFLICT, _NOT_OPEN)
+        answered = AnsweredInterrupt(
+            interrupt_id=interrupt_id, resumes_request_id=pending.interrupt.request_id, resume_value=answer
+        )
         turn = StoredMessage(
             message_id=message_id,
             role="user",
             content=answer_text(pending.interrupt, answer),
             request_id=request_id,
-            metadata={
-                "resume": {
-                    "interrupt_id": interrupt_id,
-                    "resumes_request_id": pending.interrupt.request_id,
-                    "resume_value": answer.model_dump(mode="json"),
-                }
-            },
+            metadata=InterruptAnswer(resume=answered),
         )
         await resources.conversations.append(conversation, turn)
-        stored = turn
-    resume = stored.metadata["resume"]
-    if resume["interrupt_id"] != interrupt_id or ResumeValue.model_validate(resume["resume_value"]) != answer:
+    if answered.interrupt_id != interrupt_id or answered.resume_value != answer:
         raise HTTPException(
             status.HTTP_409_CONFLICT, "This Idempotency-Key was already used for another answer."
         )
@@ -60,7 +55,7 @@ async def post_answer(
         request_id=request_id,
         thread_id=conversation.conversation_id,
         interrupt_id=interrupt_id,
-        resumes_request_id=resume["resumes_request_id"],
+        resumes_request_id=answered.resumes_request_id,
         resume_value=answer,
     )
     await register_deadline(resources, conversation, request_id)
@@ -99,6 +94,8 @@ def answer_text(interrupt: InterruptEvent, answer: ResumeValue) -> str:
 
 async def _stored_answer(
     resources: Resources, conversation: ConversationRecord, message_id: str
-) -> StoredMessage | None:
+) -> AnsweredInterrupt | None:
+    """What the stored answer turn ``message_id`` answered, if the turn is there."""
     history = await resources.conversations.messages(conversation.tenant_id, conversation.conversation_id)
-    return next((m for m in history if m.message_id == message_id and "resume" in m.metadata), None)
+    answers = (m.metadata for m in history if m.message_id == message_id)
+    return next((meta.resume for meta in answers if isinstance(meta, InterruptAnswer)), None)

@@ -21,9 +21,18 @@ from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal, TenantStore
 from policypal.auth.http import require_scope
-from policypal.contracts import ActionRequested, ErrorEvent, ResolvedDocument, ResponseEvent, UserContext
-from policypal.contracts.audit import MAX_SOURCE_TEXT, AuditResult
+from policypal.contracts import (
+    ActionRequested,
+    ApiRequestOrigin,
+    ErrorEvent,
+    ResolvedDocument,
+    ResponseEvent,
+    UserContext,
+)
+from policypal.contracts.audit import AuditResult
+from policypal.contracts.dedup_ids import action_handoff_id
 from policypal.contracts.envelope import SafeId
+from policypal.contracts.limits import MAX_DOCUMENTS, MAX_SOURCE_TEXT
 from policypal.state import (
     ConversationRecord,
     DocumentRecord,
@@ -47,14 +56,14 @@ _ERRORS: dict[int | str, dict[str, object]] = {
 
 
 class AuditCreate(BaseModel):
-    """What to audit (a text, or a document) against 1-5 regulation documents."""
+    """What to audit (a text, or a document) against 1-5 (``MAX_DOCUMENTS``) regulation documents."""
 
     source_text: (
         Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SOURCE_TEXT)]
         | None
     ) = Field(default=None, examples=["Customer records are kept for 2 years and then deleted."])
     source_document_id: SafeId | None = Field(default=None, description="A policy document to audit.")
-    target_document_ids: list[SafeId] = Field(min_length=1, max_length=5, examples=[["gdpr2016"]])
+    target_document_ids: list[SafeId] = Field(min_length=1, max_length=MAX_DOCUMENTS, examples=[["gdpr2016"]])
     thread_id: SafeId | None = Field(
         default=None, description="A conversation of the documents' owner to answer in; a new one if omitted."
     )
@@ -148,7 +157,7 @@ async def create_audit(
             role="user",
             content=event.query,
             request_id=request_id,
-            metadata={"via": "api", "requested_by": principal.user_id},
+            metadata=ApiRequestOrigin(requested_by=principal.user_id),
         ),
     )
     await register_deadline(resources, conversation, request_id)
@@ -156,7 +165,7 @@ async def create_audit(
     await publish_or_503(
         resources,
         event,
-        msg_id=f"action:{request_id}",
+        msg_id=action_handoff_id(request_id),
         refusal="The audit could not be queued; send it again with the same Idempotency-Key.",
     )
     return AuditAccepted(

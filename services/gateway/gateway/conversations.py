@@ -26,7 +26,7 @@ from gateway.resources import Resources, ResourcesDep
 from gateway.widget import reserved_conversation
 from policypal.auth import Principal
 from policypal.auth.http import BearerPrincipal
-from policypal.contracts import ChatRequested, ResumeValue, new_event_id
+from policypal.contracts import ChatRequested, MessageMentions, ResumeValue, new_event_id
 from policypal.state import (
     ConversationMemory,
     ConversationRecord,
@@ -121,7 +121,7 @@ async def post_message(
         role="user",
         content=message.text,
         request_id=request_id,
-        metadata={"mentions": message.mentions.model_dump(mode="json")},
+        metadata=MessageMentions(mentions=message.mentions),
     )
     appended = await resources.conversations.append(conversation, turn)
     if not appended:

@@ -17,14 +17,12 @@ from policypal.auth import Principal
 from policypal.auth.http import BearerPrincipal
 from policypal.bus import publish_event
 from policypal.contracts import DocType, DocumentDeleted, DocumentUploaded, new_event_id
+from policypal.contracts.codes import DocumentFailureCode
 from policypal.state import DocumentRecord, SetStore, set_key
 
 logger = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
-
-#: reason_code of a document whose bytes were stored but whose docs.uploaded could not be published.
-NOT_QUEUED = "not_queued"
 
 _NOT_FOUND = "No such document."
 
@@ -76,7 +74,7 @@ async def accept_upload(resources: Resources, principal: Principal, upload: NewU
     sha256 = hashlib.sha256(upload.data).hexdigest()
     existing = await resources.catalog.find_by_sha256(principal.tenant_id, principal.user_id, sha256)
     # A document that never reached the ingestor is not worth keeping: upload it afresh.
-    if existing is not None and existing.reason_code != NOT_QUEUED:
+    if existing is not None and existing.reason_code != DocumentFailureCode.NOT_QUEUED:
         return _result(resources, existing, duplicate=True)
 
     document_id = uuid_utils.uuid7().hex
@@ -138,7 +136,7 @@ async def queue_ingestion(resources: Resources, record: DocumentRecord) -> None:
             record.model_copy(
                 update={
                     "status": "failed",
-                    "reason_code": NOT_QUEUED,
+                    "reason_code": DocumentFailureCode.NOT_QUEUED,
                     "reason": "The document could not be queued for processing; upload it again.",
                 }
             )

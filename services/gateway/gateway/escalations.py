@@ -15,7 +15,9 @@ from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
 from policypal.auth.http import require_scope
-from policypal.contracts import ActionName, EscalationStatus, ResponseEvent
+from policypal.contracts import ActionName, EscalationStatus, ResponseEvent, ReviewerAnswer
+from policypal.contracts.dedup_ids import reviewer_answer_id
+from policypal.contracts.limits import MAX_MESSAGE_TEXT
 from policypal.state import AlreadyResolved, EscalationStore, EscalationTicket, StoredMessage
 
 router = APIRouter(prefix="/v1/admin/escalations", tags=["admin"])
@@ -56,7 +58,9 @@ class EscalationList(BaseModel):
 class EscalationAnswer(BaseModel):
     """The reviewer's answer, shown to the user in the conversation."""
 
-    answer: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20_000)] = Field(
+    answer: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE_TEXT)
+    ] = Field(
         examples=["Customer records must be kept for 6 years after the end of the relationship (Policy 4.2)."]
     )
 
@@ -134,18 +138,15 @@ async def _deliver(resources: Resources, ticket: EscalationTicket) -> None:
             content=event.answer,
             request_id=event.request_id,
             created_at=event.occurred_at,
-            metadata={
-                "answered_by": "reviewer",
-                "escalation_id": ticket.escalation_id,
-                "action": ticket.action,
-                "model": REVIEWER_MODEL,
-            },
+            metadata=ReviewerAnswer(
+                escalation_id=ticket.escalation_id, action=ticket.action, model=REVIEWER_MODEL
+            ),
         ),
     )
     await publish_or_503(
         resources,
         event,
-        msg_id=f"reviewer:{ticket.escalation_id}",
+        msg_id=reviewer_answer_id(ticket.escalation_id),
         refusal="The answer is saved in the conversation, but open clients could not be notified; "
         "they will see it when they reload the conversation.",
     )

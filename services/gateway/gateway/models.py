@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 from gateway.display_text import VisibleText
 from policypal.contracts import ChatMentions, DocType, InterruptEvent, ResumeValue
-from policypal.contracts.audit import MAX_SOURCE_TEXT
+from policypal.contracts.limits import MAX_MESSAGE_TEXT, MAX_SOURCE_TEXT
 from policypal.state import DocumentStatus, StoredMessage
 
 
@@ -130,7 +130,7 @@ class MessageCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str = Field(min_length=1, max_length=20_000)
+    text: str = Field(min_length=1, max_length=MAX_MESSAGE_TEXT)
     mentions: ChatMentions = Field(default_factory=ChatMentions)
 
 

@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 
 from policypal.config import Settings
 from policypal.contracts import ErrorEvent
+from policypal.contracts.codes import ErrorCode
 from policypal.state import ConversationStore, DeadlineBook, PendingRequest, RequestLedger
 from resolver.replies import conclude_with_error
 
@@ -24,7 +25,7 @@ def deadline_error(pending: PendingRequest, deadline_seconds: float) -> ErrorEve
         user_id=pending.user_id,
         request_id=pending.request_id,
         thread_id=pending.thread_id,
-        code="deadline_exceeded",
+        code=ErrorCode.DEADLINE_EXCEEDED,
         message=(
             f"PolicyPal could not finish this request within {deadline_seconds:g} seconds. "
             "Please send it again; if this keeps happening, tell your administrator."

@@ -15,9 +15,8 @@ from policypal.state import (
     EscalationStore,
     EscalationTicket,
     RequestLedger,
-    StoredMessage,
-    assistant_message_id,
     escalation_id_for,
+    escalation_turn,
 )
 from resolver.low_retrieval import Escalate
 
@@ -59,18 +58,6 @@ def escalation_event(ticket: EscalationTicket) -> EscalationEvent:
         message=bridge_message(ticket.escalation_id),
         question=ticket.question,
         escalated_request_id=ticket.escalated_request_id,
-    )
-
-
-def escalation_turn(event: EscalationEvent) -> StoredMessage:
-    """The bridge message as the history keeps it, with the ticket for clients to render."""
-    return StoredMessage(
-        message_id=assistant_message_id(event.request_id),
-        role="assistant",
-        content=event.message,
-        request_id=event.request_id,
-        created_at=event.occurred_at,
-        metadata={"kind": "escalation", "escalation_id": event.escalation_id, "status": event.status},
     )
 
 

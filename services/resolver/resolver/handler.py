@@ -19,6 +19,8 @@ from policypal.contracts import (
     InterruptEvent,
     UserContext,
 )
+from policypal.contracts.codes import ErrorCode
+from policypal.contracts.dedup_ids import action_handoff_id, interrupt_id_for
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ConversationMemory,
@@ -28,9 +30,11 @@ from policypal.state import (
     EscalationStore,
     PendingInterrupt,
     RequestLedger,
+    escalation_turn,
+    question_turn,
 )
 from resolver.answers import apply_answer
-from resolver.escalation import escalate_to_reviewer, escalation_turn
+from resolver.escalation import escalate_to_reviewer
 from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
 from resolver.low_retrieval import Escalate, Retry, retried_request
@@ -39,7 +43,6 @@ from resolver.replies import (
     CANCELLED_SENTENCE,
     conclude_with_error,
     conclude_with_interrupt,
-    interrupt_turn,
     status_reporter,
 )
 from resolver.resolution import Loaded, load_conversation, owned_conversation, request_error
@@ -110,14 +113,19 @@ async def handle_chat_resumed(
         if await _repeat_terminal(event, conversation, broker, stores):
             return
         pending = await stores.memory.pending(event.tenant_id, conversation.conversation_id)
-        if pending is None or pending.interrupt.interrupt_id != event.interrupt_id:
-            error = request_error(event, "interrupt_expired", EXPIRED_SENTENCE)
+        # A question saved with nothing to continue from cannot be resumed either.
+        if (
+            pending is None
+            or pending.interrupt.interrupt_id != event.interrupt_id
+            or pending.resume_point is None
+        ):
+            error = request_error(event, ErrorCode.INTERRUPT_EXPIRED, EXPIRED_SENTENCE)
             await conclude_with_error(
                 error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
             )
             return
         if event.resume_value.type == "cancel":
-            error = request_error(event, "cancelled", CANCELLED_SENTENCE)
+            error = request_error(event, ErrorCode.CANCELLED, CANCELLED_SENTENCE)
             await conclude_with_error(
                 error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
             )
@@ -125,7 +133,7 @@ async def handle_chat_resumed(
                 event.tenant_id, conversation.conversation_id, event.interrupt_id
             )
             return
-        turn = Turn.model_validate(pending.resume_point)
+        turn = Turn.resumed(pending.resume_point)
         loaded = await _load(event, conversation, stores, exclude={turn.request_id, event.request_id})
         asked = pending.interrupt.interrupt_type
         answered = apply_answer(turn, asked, event.resume_value, loaded.context.catalog)
@@ -191,7 +199,9 @@ async def _conclude(
         context = UserContext(industry=profile.industry, location=profile.location)
         # One action request per request, however often this runs within the duplicate window.
         await publish_event(
-            broker, action_request(event, outcome, history, context), msg_id=f"action:{event.request_id}"
+            broker,
+            action_request(event, outcome, history, context),
+            msg_id=action_handoff_id(event.request_id),
         )
         await stores.memory.remember_documents(tenant, conv_id, registry_entries(outcome))
     elif isinstance(outcome, Question):
@@ -200,15 +210,13 @@ async def _conclude(
             user_id=event.user_id,
             request_id=event.request_id,
             thread_id=conv_id,
-            interrupt_id=f"interrupt-{event.request_id}",
+            interrupt_id=interrupt_id_for(event.request_id),
             interrupt_type=outcome.interrupt_type,
             message=outcome.message,
             options=outcome.options,
         )
         # Saved before the event is published, so an answer never arrives before its resume point.
-        await stores.memory.save_pending(
-            PendingInterrupt(interrupt=interrupt, resume_point=outcome.turn.model_dump(mode="json"))
-        )
+        await stores.memory.save_pending(PendingInterrupt(interrupt=interrupt, resume_point=outcome.turn))
         await conclude_with_interrupt(
             interrupt, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
         )
@@ -227,7 +235,7 @@ async def _hand_back(
 ) -> None:
     """The paused request goes back to its worker, whose answer ends ``event``'s request."""
     # One action request per request, however often this runs within the duplicate window.
-    await publish_event(broker, retried_request(event, retry), msg_id=f"action:{event.request_id}")
+    await publish_event(broker, retried_request(event, retry), msg_id=action_handoff_id(event.request_id))
     await stores.memory.clear_pending(event.tenant_id, conversation.conversation_id, event.interrupt_id)
 
 
@@ -243,7 +251,7 @@ async def _repeat_terminal(
             existing, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
         )
     elif isinstance(existing, InterruptEvent):
-        await stores.conversations.append(conversation, interrupt_turn(existing))
+        await stores.conversations.append(conversation, question_turn(existing))
         await publish_terminal(broker, stores.ledger, existing)
     elif isinstance(existing, EscalationEvent):
         await stores.conversations.append(conversation, escalation_turn(existing))
@@ -270,7 +278,7 @@ async def _fail_if_final(
     final_delivery: bool,
 ) -> None:
     if final_delivery:
-        failure = request_error(event, "request_failed", FAILURE_SENTENCE, retryable=True)
+        failure = request_error(event, ErrorCode.REQUEST_FAILED, FAILURE_SENTENCE, retryable=True)
         await conclude_with_error(
             failure, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
         )

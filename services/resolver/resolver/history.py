@@ -9,12 +9,14 @@ sentence, and every document the covered turns referred to.
 import re
 from collections.abc import Iterable, Sequence
 
-from policypal.contracts import HistoryTurn
+from policypal.contracts import AnswerDetails, HistoryTurn, MessageMentions
 from policypal.state import ConversationSummary, RegistryEntry, StoredMessage
 
 FULL_HISTORY_UP_TO = 15
 VERBATIM = 10
 REGENERATE_EVERY = 10
+#: The earlier turns a second look at a message sees (intent, documents): docs/product.md, Intent.
+RECENT_TURNS = 5
 _REQUEST_CHARS = 120
 _MAX_REQUESTS = 12
 
@@ -39,8 +41,9 @@ def referenced_documents(messages: Iterable[StoredMessage], registry: Sequence[R
     """Display titles of the registry documents that ``messages`` mention, tag or cite, in order."""
     found: dict[str, None] = {}
     for message in messages:
-        mentioned = set(message.metadata.get("mentions", {}).get("documents", []))
-        cited = {c.get("document_id") for c in message.metadata.get("citations", []) if isinstance(c, dict)}
+        meta = message.metadata
+        mentioned = set(meta.mentions.documents) if isinstance(meta, MessageMentions) else set()
+        cited = {c.document_id for c in meta.citations} if isinstance(meta, AnswerDetails) else set()
         content = message.content.lower()
         for entry in registry:
             if entry.document_id in mentioned | cited or entry.title.lower() in content:
@@ -77,7 +80,9 @@ def history_window(
     return window + [HistoryTurn(role=m.role, content=m.content) for m in earlier]
 
 
-def recent_lines(messages: Sequence[StoredMessage], *, exclude: set[str], last: int = 5) -> list[str]:
+def recent_lines(
+    messages: Sequence[StoredMessage], *, exclude: set[str], last: int = RECENT_TURNS
+) -> list[str]:
     """The last few earlier messages as "role: content" lines, for the classifier's second look."""
     earlier = [m for m in messages if m.request_id not in exclude][-last:]
     return [f"{m.role}: {m.content}" for m in earlier]

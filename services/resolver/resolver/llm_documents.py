@@ -17,7 +17,7 @@ from policypal.contracts import ConfidenceTier, ResolvedDocument
 from policypal.llm import LLM, LLMError, Prompt
 from policypal.state import RegistryEntry
 from resolver.documents import DocumentMatcher, MatchRequest, RegistryMatch
-from resolver.history import history_turns
+from resolver.history import RECENT_TURNS, history_turns
 from resolver.matching import fuzzy_matches, title_hits
 from resolver.mentions import mask_spans
 from resolver.references import find_references
@@ -56,7 +56,7 @@ class DocResolution(BaseModel):
 class LLMDocumentMatcher:
     """A ``DocumentMatcher`` backed by ``llm``; ``fallback`` decides when the model fails."""
 
-    def __init__(self, llm: LLM, *, fallback: DocumentMatcher, recent_turns: int = 5) -> None:
+    def __init__(self, llm: LLM, *, fallback: DocumentMatcher, recent_turns: int = RECENT_TURNS) -> None:
         self._llm = llm
         self._fallback = fallback
         self._recent_turns = recent_turns

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from policypal.contracts import ActionName, ConfidenceTier, HistoryTurn
 from policypal.llm import LLM, LLMError, Prompt
-from resolver.history import history_turns
+from resolver.history import RECENT_TURNS, history_turns
 from resolver.intent import IntentClassifier, IntentGuess, IntentRequest, asks_about_a_topic
 
 logger = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class IntentClassification(BaseModel):
 class LLMIntentClassifier:
     """An ``IntentClassifier`` backed by ``llm``; ``fallback`` decides when the model fails."""
 
-    def __init__(self, llm: LLM, *, fallback: IntentClassifier, recent_turns: int = 5) -> None:
+    def __init__(self, llm: LLM, *, fallback: IntentClassifier, recent_turns: int = RECENT_TURNS) -> None:
         self._llm = llm
         self._fallback = fallback
         self._recent_turns = recent_turns

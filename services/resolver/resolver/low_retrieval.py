@@ -9,6 +9,7 @@ that choice; "ask a reviewer" escalates the question to a person (``resolver.esc
 from dataclasses import dataclass
 
 from policypal.contracts import ActionRequested
+from policypal.contracts.codes import ErrorCode
 from policypal.contracts.envelope import Envelope
 from resolver.pipeline import Question, Refusal
 from resolver.turn import Turn
@@ -52,7 +53,7 @@ def apply_remedy(turn: Turn, choice: str) -> Turn | Question | Refusal | Retry |
     if choice not in {"continue", "search_web"}:
         return None
     if saved is None:
-        return Refusal("interrupt_expired", NO_SAVED_REQUEST)
+        return Refusal(ErrorCode.INTERRUPT_EXPIRED, NO_SAVED_REQUEST)
     changes = {"accept_low_confidence": True, **({"web": True} if choice == "search_web" else {})}
     return Retry(saved.model_copy(update=changes))
 

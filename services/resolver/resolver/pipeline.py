@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from policypal.contracts import ActionName, InterruptKind, InterruptOption, ResolvedDocument
+from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.state import DocumentRecord, RegistryEntry
 from policypal.telemetry import stamp_action
 from resolver.documents import DocumentMatcher, resolve_documents
@@ -22,7 +23,7 @@ from resolver.validation import audit_roles, too_many_message, validate
 from resolver.versions import is_bare_follow_up, without_version_references
 
 #: (stage, message) -> publishes a status event of the request.
-StatusReporter = Callable[[str, str], Awaitable[None]]
+StatusReporter = Callable[[StatusStage, str], Awaitable[None]]
 
 ACTION_LABELS: dict[ActionName, str] = {
     "summarize": "Summarize",
@@ -82,7 +83,7 @@ class Question:
 class Refusal:
     """The turn cannot go on; ``message`` tells the user what to change."""
 
-    code: str
+    code: ErrorCode
     message: str
     notices: list[str] = field(default_factory=list)
 
@@ -147,7 +148,7 @@ async def _intent(
         # Explicit @action: no classification, and no status line for it (docs/product.md, Intent).
         turn.action, turn.intent_confidence = turn.explicit_action, "high"
         return None
-    await report("intent", "Clarifying intent…")
+    await report(StatusStage.INTENT, "Clarifying intent…")
     recent = tuple(without_titles(line, context) for line in context.recent)
     # The model reads the instruction; that a text was pasted with it is said, not shown.
     pasted = f"\n[followed by {len(turn.payload.split())} words of pasted text]" if turn.payload else ""
@@ -171,19 +172,19 @@ async def _documents(
     turn: Turn, context: Context, matcher: DocumentMatcher, report: StatusReporter
 ) -> Question | Refusal | None:
     assert turn.action is not None, "intent runs first"
-    await report("documents", "Finding documents…")
+    await report(StatusStage.DOCUMENTS, "Finding documents…")
     explicit = [d for d in context.catalog if d.document_id in turn.mentioned_ids]
     missing = [i for i in turn.mentioned_ids if i not in {d.document_id for d in explicit}]
     if missing:
         # The same words whether the id is unknown or another tenant's: nothing leaks across tenants.
         return Refusal(
-            "document_not_found",
+            ErrorCode.DOCUMENT_NOT_FOUND,
             f"I can't find the document “{missing[0]}” among your documents. It may have been deleted: "
             "tag it again from the list.",
         )
     for record in sorted(explicit, key=lambda d: turn.mentioned_ids.index(d.document_id)):
         if record.status != "ready":
-            return Refusal("document_not_ready", _not_ready_sentence(record))
+            return Refusal(ErrorCode.DOCUMENT_NOT_READY, _not_ready_sentence(record))
     explicit.sort(key=lambda d: turn.mentioned_ids.index(d.document_id))
     ready = [d for d in context.catalog if d.status == "ready"]
     resolution = await resolve_documents(
@@ -208,7 +209,7 @@ async def _documents(
     if resolution.notice is not None and resolution.notice not in turn.notices:
         turn.notices.append(resolution.notice)
     if turn.documents:
-        await report("docs_found", found_sentence(turn.documents))
+        await report(StatusStage.DOCS_FOUND, found_sentence(turn.documents))
     if resolution.confidence == "low" and turn.action == "inquire" and turn.web:
         # A question for the web need not name an uploaded document (docs/product.md, Document resolution).
         turn.document_confidence = "medium"
@@ -246,7 +247,7 @@ async def _documents(
 
 async def _validation(turn: Turn, report: StatusReporter) -> Outcome:
     assert turn.action is not None, "intent runs first"
-    await report("validation", "Validating request…")
+    await report(StatusStage.VALIDATION, "Validating request…")
     roles = None
     if turn.action == "audit":
         source_text = turn.source_text or turn.payload
@@ -256,7 +257,7 @@ async def _validation(turn: Turn, report: StatusReporter) -> Outcome:
     notices = [*turn.notices, *(n for n in verdict.notices if n not in turn.notices)]
     if verdict.too_many:
         count = len(roles.target_document_ids) if roles is not None else len(turn.documents)
-        return Refusal("too_many_documents", too_many_message(turn.action, count), notices)
+        return Refusal(ErrorCode.TOO_MANY_DOCUMENTS, too_many_message(turn.action, count), notices)
     if verdict.awaiting is not None and verdict.prompt is not None:
         turn.awaiting, turn.notices = verdict.awaiting, notices
         return Question(turn, "text_input", verdict.prompt)

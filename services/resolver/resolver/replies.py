@@ -8,13 +8,14 @@ from faststream.nats import NatsBroker
 
 from policypal.bus import publish_status, publish_terminal
 from policypal.contracts import ErrorEvent, InterruptEvent
+from policypal.contracts.codes import StatusStage
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ConversationRecord,
     ConversationStore,
     RequestLedger,
-    StoredMessage,
-    assistant_message_id,
+    error_turn,
+    question_turn,
 )
 from resolver.pipeline import StatusReporter
 
@@ -24,7 +25,7 @@ CANCELLED_SENTENCE = "Request cancelled. Send a new message whenever you are rea
 def status_reporter(broker: NatsBroker, event: Envelope) -> StatusReporter:
     """Publishes the request's status events; a redelivery repeats the same Nats-Msg-Id per stage."""
 
-    async def report(stage: str, message: str) -> None:
+    async def report(stage: StatusStage, message: str) -> None:
         await publish_status(broker, event, stage, message)
 
     return report
@@ -56,35 +57,5 @@ async def conclude_with_interrupt(
     """End the request with its PalAssist question, shown in the history as a system notice."""
     standing = await ledger.record_terminal(interrupt)
     if isinstance(standing, InterruptEvent):
-        await conversations.append(conversation, interrupt_turn(standing))
+        await conversations.append(conversation, question_turn(standing))
     await publish_terminal(broker, ledger, standing)
-
-
-def error_turn(error: ErrorEvent) -> StoredMessage:
-    """The message that shows an error in the history; a cancellation is a system notice."""
-    cancelled = error.code == "cancelled"
-    return StoredMessage(
-        message_id=assistant_message_id(error.request_id),
-        role="system" if cancelled else "assistant",
-        content=error.message,
-        request_id=error.request_id,
-        created_at=error.occurred_at,
-        metadata={"error_code": error.code},
-    )
-
-
-def interrupt_turn(interrupt: InterruptEvent) -> StoredMessage:
-    """The system notice of a PalAssist question, with the question itself for clients to render."""
-    return StoredMessage(
-        message_id=assistant_message_id(interrupt.request_id),
-        role="system",
-        content=interrupt.message,
-        request_id=interrupt.request_id,
-        created_at=interrupt.occurred_at,
-        metadata={
-            "kind": "pal_assist_prompt",
-            "interrupt": interrupt.model_dump(
-                mode="json", include={"interrupt_id", "interrupt_type", "message", "options"}
-            ),
-        },
-    )

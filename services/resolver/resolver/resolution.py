@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from policypal.bus import Unprocessable
 from policypal.contracts import ErrorEvent
+from policypal.contracts.codes import ErrorCode
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ConversationMemory,
@@ -64,7 +65,7 @@ async def load_conversation(
     return Loaded(Context(documents, registry, recent, year), messages, summary)
 
 
-def request_error(event: Envelope, code: str, message: str, *, retryable: bool = False) -> ErrorEvent:
+def request_error(event: Envelope, code: ErrorCode, message: str, *, retryable: bool = False) -> ErrorEvent:
     """The terminal error of ``event``'s request, published on its conversation."""
     return ErrorEvent(
         tenant_id=event.tenant_id,

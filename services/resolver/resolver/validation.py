@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from policypal.contracts import ActionName, ResolvedDocument
-from resolver.turn import Awaiting
+from policypal.contracts.limits import MAX_DOCUMENTS
+from policypal.contracts.resume_point import Awaiting
 
-MAX_DOCUMENTS = 5
 WEB_DROPPED_NOTICE = "Web search is not supported for Compare: the comparison uses your documents only."
 #: Words that separate what is audited from what it is audited against.
 _AGAINST = re.compile(r"\b(against|compl(?:y|ies|iant) with|versus|vs\.?)\b", re.IGNORECASE)

@@ -135,7 +135,9 @@ async def test_weak_matches_end_the_request_with_a_retrieval_low_question(
     pending = await ConversationMemory(redis_client).pending(tenant, "conv1")
     assert pending is not None
     assert pending.interrupt.interrupt_id == body["interrupt_id"]
-    assert pending.resume_point["action_request"]["request_id"] == event.request_id
+    assert pending.resume_point is not None
+    assert pending.resume_point.action_request is not None
+    assert pending.resume_point.action_request.request_id == event.request_id
     [turn] = await ConversationStore(redis_client).messages(tenant, "conv1")
-    assert (turn.role, turn.metadata["kind"]) == ("system", "pal_assist_prompt")
+    assert (turn.role, turn.metadata and turn.metadata.kind) == ("system", "pal_assist_prompt")
     assert await stream_messages(js, "EVENTS", f"events.{tenant}.conv1.response") == []

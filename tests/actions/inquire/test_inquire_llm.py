@@ -13,6 +13,7 @@ from actions.inquire.answer import LLM_FALLBACK_NOTICE
 from actions.inquire.generation import GENERAL_KNOWLEDGE_NOTICE
 from policypal.bus import publish_event
 from policypal.config import DEV_JWT_SECRET
+from policypal.contracts import AnswerDetails
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationRecord, ConversationStore, assistant_message_id
@@ -123,8 +124,9 @@ async def test_answer_streams_tokens_in_order_then_one_cited_response(
     assert "every branch and subsidiary" in citations[1]["quote"]
 
     [turn] = await ConversationStore(redis_client).messages(tenant, "conv1")
-    assert (turn.content, turn.metadata["model"]) == (ANSWER, "gpt-4o-mini")
-    assert turn.metadata["citations"] == citations
+    assert isinstance(turn.metadata, AnswerDetails)
+    assert (turn.content, turn.metadata.model) == (ANSWER, "gpt-4o-mini")
+    assert [c.model_dump(mode="json") for c in turn.metadata.citations] == citations
 
 
 def _chunk_text(chunks: list[ChunkPoint], chunk_id: str) -> str:

@@ -8,6 +8,7 @@ from redis.asyncio import Redis
 
 from actions.inquire.service import DURABLE, SUBJECT
 from policypal.bus import publish_event
+from policypal.contracts import AnswerDetails, ErrorNotice
 from policypal.embeddings import MiniLMEmbedder
 from policypal.state import ConversationRecord, ConversationStore
 from policypal.vectorstore import ChunkHit, ChunkIndex
@@ -57,9 +58,9 @@ async def test_answer_cites_the_page_that_holds_it_once(
 
     [turn] = await ConversationStore(redis_client).messages(tenant, "conv1")
     assert (turn.message_id, turn.role, turn.content) == (body["message_id"], "assistant", body["answer"])
-    assert turn.metadata["action"] == "inquire"
-    assert turn.metadata["model"] == "offline-extractive"
-    assert turn.metadata["citations"] == citations
+    assert isinstance(turn.metadata, AnswerDetails)
+    assert (turn.metadata.action, turn.metadata.model) == ("inquire", "offline-extractive")
+    assert [c.model_dump(mode="json") for c in turn.metadata.citations] == citations
     statuses = await stream_messages(js, "EVENTS", f"events.{tenant}.conv1.status")
     assert [payload(m)["message"] for m in statuses] == ["Searching your documents…"]
 
@@ -112,7 +113,7 @@ async def test_last_failed_delivery_tells_the_user_before_dead_lettering(
     letters = await wait_for_messages(js, "DLQ", f"dlq.{SUBJECT}")
     assert event.request_id in {payload(m)["request_id"] for m in letters}
     [turn] = await ConversationStore(redis_client).messages(tenant, "conv1")
-    assert turn.metadata == {"error_code": "action_failed"}
+    assert turn.metadata == ErrorNotice(error_code="action_failed")
 
 
 async def test_invalid_payload_is_dead_lettered(

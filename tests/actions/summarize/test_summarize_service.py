@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 from actions.drafting import llm_fallback_notice
 from actions.stratified_sampling import sample_document
 from actions.summarize.service import DURABLE, SUBJECT, build_router
+from policypal.contracts import ErrorNotice
 from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
@@ -251,7 +252,7 @@ async def test_last_failed_delivery_tells_the_user_before_dead_lettering(
     letters = await wait_for_messages(harness.js, "DLQ", f"dlq.{SUBJECT}")
     assert event.request_id in {payload(m)["request_id"] for m in letters}
     [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
-    assert turn.metadata == {"error_code": "action_failed"}
+    assert turn.metadata == ErrorNotice(error_code="action_failed")
 
 
 def draft_for(user: str) -> str:

@@ -19,6 +19,7 @@ from nats.js import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
 from policypal.bus.admission import Inadmissible, admit
+from policypal.contracts.dedup_ids import dead_letter_id
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ
 from policypal.contracts.subjects import dead_letter
@@ -180,7 +181,7 @@ async def _dead_letter(
         dead_letter(raw.subject),
         headers={
             # One dead letter per stream message, however often this runs.
-            "Nats-Msg-Id": f"dlq:{meta.stream}:{meta.sequence.stream}",
+            "Nats-Msg-Id": dead_letter_id(meta.stream, meta.sequence.stream),
             "Policypal-Error": reason[:2000],
             "Policypal-Error-Code": code,
             "Policypal-Original-Subject": raw.subject,

@@ -5,6 +5,8 @@ from typing import Protocol
 from faststream.nats import NatsBroker
 
 from policypal.contracts import StatusEvent
+from policypal.contracts.codes import StatusStage
+from policypal.contracts.dedup_ids import status_id, terminal_id
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import ACTIONS, CHAT, DLQ, DOCS, EVENTS
 from policypal.contracts.subjects import subject_for
@@ -73,11 +75,11 @@ async def publish_recorded_terminal(
     one round trip): the rest is ``publish_terminal``'s, the mark set only once JetStream acknowledged.
     """
     if not published:
-        await publish_event(broker, standing, msg_id=f"terminal:{standing.request_id}")
+        await publish_event(broker, standing, msg_id=terminal_id(standing.request_id))
         await recorder.mark_published(standing)
 
 
-async def publish_status(broker: NatsBroker, request: Envelope, stage: str, message: str) -> None:
+async def publish_status(broker: NatsBroker, request: Envelope, stage: StatusStage, message: str) -> None:
     """Publish a status line of ``request`` on its thread.
 
     The Nats-Msg-Id is fixed per request and stage, so a redelivered request does not repeat it.
@@ -90,4 +92,4 @@ async def publish_status(broker: NatsBroker, request: Envelope, stage: str, mess
         stage=stage,
         message=message,
     )
-    await publish_event(broker, status, msg_id=f"status:{request.request_id}:{stage}")
+    await publish_event(broker, status, msg_id=status_id(request.request_id, stage))

@@ -1,5 +1,6 @@
 """PolicyPal wire formats: event models, subject names, stream specs. No I/O here."""
 
+from policypal.contracts.codes import DocumentFailureCode, ErrorCode, StatusStage
 from policypal.contracts.envelope import SCHEMA_VERSION, Envelope, new_event_id
 from policypal.contracts.events import (
     CHAT_TERMINAL_TYPES,
@@ -37,6 +38,21 @@ from policypal.contracts.events import (
     WebCitation,
     parse_event,
 )
+from policypal.contracts.message_metadata import (
+    AnswerDetails,
+    AnsweredInterrupt,
+    ApiRequestOrigin,
+    AskedQuestion,
+    ErrorNotice,
+    EscalationNotice,
+    InterruptAnswer,
+    MessageMentions,
+    MessageMetadata,
+    PalAssistPrompt,
+    ReviewerAnswer,
+    UnrecognisedMetadata,
+)
+from policypal.contracts.resume_point import ResumePoint
 
 __all__ = [
     "CHAT_TERMINAL_TYPES",
@@ -45,6 +61,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "ActionName",
     "ActionRequested",
+    "AnswerDetails",
+    "AnsweredInterrupt",
+    "ApiRequestOrigin",
+    "AskedQuestion",
     "ChatMentions",
     "ChatRequested",
     "ChatResumed",
@@ -53,24 +73,36 @@ __all__ = [
     "DocType",
     "DocumentDeleted",
     "DocumentFailed",
+    "DocumentFailureCode",
     "DocumentReady",
     "DocumentUploaded",
     "Envelope",
+    "ErrorCode",
     "ErrorEvent",
+    "ErrorNotice",
     "EscalationEvent",
+    "EscalationNotice",
     "EscalationStatus",
     "HistoryTurn",
     "IngestProgress",
     "IngestStage",
+    "InterruptAnswer",
     "InterruptEvent",
     "InterruptKind",
     "InterruptOption",
+    "MessageMentions",
+    "MessageMetadata",
+    "PalAssistPrompt",
     "ResolvedDocument",
     "ResponseEvent",
     "ResumeKind",
+    "ResumePoint",
     "ResumeValue",
+    "ReviewerAnswer",
     "StatusEvent",
+    "StatusStage",
     "TokenEvent",
+    "UnrecognisedMetadata",
     "Usage",
     "UserContext",
     "WebCitation",

@@ -20,9 +20,6 @@ CoverageStatus = Literal["addressed", "contradicted", "not_addressed"]
 #: Who judged a finding: the offline rules (modality, polarity, numbers, paths) or the language model.
 AssessedBy = Literal["offline-rules", "model"]
 
-#: The longest text an audit accepts to check (characters), over HTTP and on the bus alike.
-MAX_SOURCE_TEXT = 50_000
-
 #: Severities from the most to the least urgent: the order of findings within a target.
 SEVERITY_ORDER: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
 

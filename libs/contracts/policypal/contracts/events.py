@@ -7,8 +7,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from policypal.contracts.audit import MAX_SOURCE_TEXT
+from policypal.contracts.audit import AuditResult
+from policypal.contracts.codes import AnyDocumentFailureCode, AnyErrorCode, AnyStatusStage
 from policypal.contracts.envelope import Envelope, SafeId
+from policypal.contracts.limits import MAX_SOURCE_TEXT
 
 DocType = Literal["regulatory", "policy"]
 ActionName = Literal["summarize", "inquire", "compare", "audit"]
@@ -67,7 +69,9 @@ class DocumentFailed(Envelope):
 
     type: Literal["document.failed"] = "document.failed"
     document_id: SafeId
-    reason_code: str = Field(description="Stable machine code, e.g. 'no_text_layer', 'corrupt'.")
+    reason_code: AnyDocumentFailureCode = Field(
+        description="Stable machine code (DocumentFailureCode), e.g. 'no_text_layer', 'corrupt'."
+    )
     reason: str
 
 
@@ -204,7 +208,7 @@ class StatusEvent(Envelope):
     """A step of a chat request, for the progress line in the UI."""
 
     type: Literal["status"] = "status"
-    stage: str = Field(description="Machine name of the step, e.g. 'resolving', 'retrieving'.")
+    stage: AnyStatusStage = Field(description="Machine name of the step (StatusStage), e.g. 'retrieving'.")
     message: str
 
 
@@ -257,7 +261,9 @@ class ResponseEvent(Envelope):
     caution: str | None = Field(default=None, description="Shown with a medium-confidence answer.")
     notices: list[str] = Field(default_factory=list)
     cached: bool = False
-    result: dict[str, Any] | None = Field(
+    # Left to right: an audit report is read as the AuditResult it is; other actions' results (whose
+    # shape depends on their mode) stay JSON objects.
+    result: Annotated[AuditResult | dict[str, Any] | None, Field(union_mode="left_to_right")] = Field(
         default=None, description="Structured result of the action (e.g. the audit report), when it has one."
     )
     web_citations: list[WebCitation] = Field(
@@ -295,7 +301,7 @@ class ErrorEvent(Envelope):
     """The terminal failure of a request; ``message`` is for people, ``code`` for programs."""
 
     type: Literal["error"] = "error"
-    code: str
+    code: AnyErrorCode = Field(description="Stable machine code (ErrorCode), e.g. 'document_not_found'.")
     message: str
     retryable: bool = False
 

@@ -3,9 +3,10 @@
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_serializer, field_validator
 from redis.asyncio import Redis
 
+from policypal.contracts.message_metadata import MessageMetadata
 from policypal.state import keys
 
 # Adds the message only if its id is new and the conversation still exists, atomically: a retried
@@ -110,7 +111,20 @@ class StoredMessage(BaseModel):
     content: str
     request_id: str
     created_at: datetime = Field(default_factory=_now)
-    metadata: dict[str, Any] = Field(default_factory=dict, description="Action, citations, model, usage...")
+    metadata: MessageMetadata | None = Field(
+        default=None, description="What the turn is (an answer, an error, a question…), by its ``kind``."
+    )
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        # Records written before metadata was a contract stored "nothing" as {}.
+        return None if value == {} else value
+
+    @field_serializer("metadata")
+    def _none_as_empty(self, metadata: MessageMetadata | None) -> MessageMetadata | dict[str, Any]:
+        # Written as {} as before, so a reader of the earlier version (a rolling deployment) still reads it.
+        return {} if metadata is None else metadata
 
 
 class ConversationStore:

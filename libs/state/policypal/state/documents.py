@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
 from policypal.contracts import DocType
+from policypal.contracts.codes import AnyDocumentFailureCode
 from policypal.state import keys
 
 DocumentStatus = Literal["processing", "ready", "failed"]
@@ -34,7 +35,7 @@ class DocumentRecord(BaseModel):
     pages: int | None = None
     chunks: int | None = None
     parser: str | None = None
-    reason_code: str | None = None
+    reason_code: AnyDocumentFailureCode | None = None
     reason: str | None = None
     request_id: str
     previous_version_id: str | None = Field(default=None, description="The version this one supersedes.")

@@ -3,8 +3,8 @@
 - the document registry: every document a turn has used, with the turn that last used it; it only
   grows (docs/product.md, Conversation memory), so "those two docs" still resolves after many messages;
 - the summary of older turns (docs/product.md, Conversation memory: past 15 messages, the last 10 stay verbatim);
-- the pending interrupt: the PalAssist question the conversation waits on, with the resolver's saved
-  resume point (an opaque JSON object only the resolver reads).
+- the pending interrupt: the PalAssist question the conversation waits on, with the turn's resume
+  point (``policypal.contracts.ResumePoint``), which the resolver continues from.
 
 Per-turn values (the action, the resolved documents of one message) are not kept here: the resolver
 computes them afresh for every message, and saves them only inside a pending interrupt.
@@ -13,10 +13,11 @@ computes them afresh for every message, and saves them only inside a pending int
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from redis.asyncio import Redis
 
 from policypal.contracts import DocType, InterruptEvent
+from policypal.contracts.resume_point import ResumePoint
 from policypal.state import keys
 
 # Deletes the pending interrupt only if it is still the one named, so a late resume or a newer
@@ -63,8 +64,16 @@ class PendingInterrupt(BaseModel):
     """The interrupt a conversation waits on and what the resolver needs to continue from it."""
 
     interrupt: InterruptEvent
-    resume_point: dict[str, Any] = Field(default_factory=dict, description="Owned by the resolver.")
+    resume_point: ResumePoint | None = Field(
+        default=None, description="Where the turn continues; None for a question with nothing to resume."
+    )
     created_at: datetime = Field(default_factory=_now)
+
+    @field_validator("resume_point", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        # Records written before the resume point was a contract stored "nothing" as {}.
+        return None if value == {} else value
 
 
 class ConversationMemory:

@@ -26,13 +26,13 @@ from actions.drafting import document_name, llm_fallback_notice
 from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
+from policypal.contracts.codes import ErrorCode, StatusStage
+from policypal.contracts.limits import MAX_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
 from policypal.vectorstore import ChunkIndex
 
 logger = logging.getLogger(__name__)
-
-MAX_TARGETS = 5
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ async def audit(
     """
     targets = _targets(event)
     source = await _source(event, progress, index)
-    await progress("retrieving", f"Reading the rules of {_titles(targets)}…")
+    await progress(StatusStage.RETRIEVING, f"Reading the rules of {_titles(targets)}…")
     vectors = await embed_texts(embedder, [clause.text for clause in source.clauses])
     matched = [await _match(event, target, source.clauses, vectors, index, embedder) for target in targets]
     without_rules = [m.target.document_id for m in matched if not m.binding]
@@ -73,7 +73,9 @@ async def audit(
         len(source.clauses),
         without_rules,
     )
-    await progress("auditing", f"Checking {len(source.clauses)} clauses against the rules that govern them…")
+    await progress(
+        StatusStage.AUDITING, f"Checking {len(source.clauses)} clauses against the rules that govern them…"
+    )
     notices: list[str] = []
     if llm is not None:
         try:
@@ -102,30 +104,33 @@ async def _source(event: ActionRequested, progress: Progress, index: ChunkIndex)
     if event.source_document_id is not None:
         document = next((d for d in event.documents if d.document_id == event.source_document_id), None)
         title = document_name(document) if document else "the tagged policy"
-        await progress("sampling", f"Reading {title} clause by clause…")
+        await progress(StatusStage.SAMPLING, f"Reading {title} clause by clause…")
         chunks = await index.document_chunks(
             tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.source_document_id
         )
         if not chunks:
             raise Refusal(
-                "audit_source_empty", f"No indexed text was found in {title}; it may still be processing."
+                ErrorCode.AUDIT_SOURCE_EMPTY,
+                f"No indexed text was found in {title}; it may still be processing.",
             )
         clauses = policy_clauses(chunks)
         if not clauses:
             raise Refusal(
-                "audit_needs_source", f"{title} has headings but no sentence that states anything to check."
+                ErrorCode.AUDIT_NEEDS_SOURCE,
+                f"{title} has headings but no sentence that states anything to check.",
             )
         return AuditSource(title, clauses, event.source_document_id)
     text = event.source_text if event.source_text and event.source_text.strip() else None
     if text is None:
         raise Refusal(
-            "audit_needs_source",
+            ErrorCode.AUDIT_NEEDS_SOURCE,
             "Please tag the policy to audit, or paste the text to audit, with the regulations to audit it against.",
         )
     clauses = text_clauses(text)
     if not clauses:
         raise Refusal(
-            "audit_needs_source", "The text to audit has no complete sentence to check, only headings."
+            ErrorCode.AUDIT_NEEDS_SOURCE,
+            "The text to audit has no complete sentence to check, only headings.",
         )
     return AuditSource("the text you provided", clauses, None)
 
@@ -152,10 +157,12 @@ def _targets(event: ActionRequested) -> list[ResolvedDocument]:
     ]
     if not targets:
         raise Refusal(
-            "audit_needs_targets", "Please tag the regulations to audit against (1 to 5 documents)."
+            ErrorCode.AUDIT_NEEDS_TARGETS, "Please tag the regulations to audit against (1 to 5 documents)."
         )
-    if len(targets) > MAX_TARGETS:
-        raise Refusal("too_many_documents", f"Please tag at most {MAX_TARGETS} documents to audit against.")
+    if len(targets) > MAX_DOCUMENTS:
+        raise Refusal(
+            ErrorCode.TOO_MANY_DOCUMENTS, f"Please tag at most {MAX_DOCUMENTS} documents to audit against."
+        )
     return targets
 
 

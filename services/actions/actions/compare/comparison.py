@@ -21,13 +21,14 @@ from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
 from policypal.contracts import ActionRequested, ResolvedDocument
+from policypal.contracts.codes import ErrorCode, StatusStage
+from policypal.contracts.limits import MAX_DOCUMENTS, MIN_COMPARE_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
 from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPoint
 
 logger = logging.getLogger(__name__)
 
-MIN_DOCUMENTS, MAX_DOCUMENTS = 2, 5
 #: docs/product.md, Stratified sampling: holistic compare reads 15-20 chunks per document, spread over it.
 HOLISTIC_SHARE, HOLISTIC_MIN, HOLISTIC_MAX = 0.18, 15, 20
 #: docs/product.md, Focused comparison: the chunks of each document nearest to the topic.
@@ -50,14 +51,14 @@ async def compare(
     its retries, it is the offline comparison (then with a notice).
     """
     documents = event.documents
-    if not MIN_DOCUMENTS <= len(documents) <= MAX_DOCUMENTS:
+    if not MIN_COMPARE_DOCUMENTS <= len(documents) <= MAX_DOCUMENTS:
         raise Refusal(
-            "compare_needs_2_to_5_documents",
-            f"Please tag between {MIN_DOCUMENTS} and {MAX_DOCUMENTS} documents to compare; "
+            ErrorCode.COMPARE_NEEDS_2_TO_5_DOCUMENTS,
+            f"Please tag between {MIN_COMPARE_DOCUMENTS} and {MAX_DOCUMENTS} documents to compare; "
             f"{len(documents)} {'was' if len(documents) == 1 else 'were'} given.",
         )
     mode = choose_mode(event.query, documents)
-    await progress("mode", mode.reason)
+    await progress(StatusStage.MODE, mode.reason)
     if mode.kind == "redline":
         return await _redline(event, mode, progress, tokens, index=index, llm=llm)
     if mode.topic is not None:
@@ -74,9 +75,11 @@ async def _redline(
     index: ChunkIndex,
     llm: LLM | None,
 ) -> ActionAnswer:
-    await progress("reading", "Rebuilding each version's text in order…")
+    await progress(StatusStage.READING, "Rebuilding each version's text in order…")
     versions = await _read_versions(event, oldest_first(event.documents), index=index)
-    await progress("comparing", "Aligning the versions section by section and comparing them word by word…")
+    await progress(
+        StatusStage.COMPARING, "Aligning the versions section by section and comparing them word by word…"
+    )
     found = await asyncio.to_thread(compose_redline, versions, reason=mode.reason)
     if llm is None or tokens is None:
         return found
@@ -111,7 +114,7 @@ async def _holistic(
     embedder: Embedder,
     llm: LLM | None,
 ) -> ActionAnswer:
-    await progress("sampling", "Reading passages from beginning to end of each document…")
+    await progress(StatusStage.SAMPLING, "Reading passages from beginning to end of each document…")
     samples: list[tuple[ResolvedDocument, list[ChunkPoint]]] = []
     for doc in documents:
         sample = await sample_document(
@@ -124,7 +127,7 @@ async def _holistic(
             maximum=HOLISTIC_MAX,
         )
         samples.append((doc, sample.chunks))
-    await progress("comparing", "Finding common themes and comparing the documents theme by theme…")
+    await progress(StatusStage.COMPARING, "Finding common themes and comparing the documents theme by theme…")
     sentences = []
     for doc, chunks in samples:
         extracts = sentence_extracts(chunks)
@@ -166,7 +169,7 @@ async def _focused(
 ) -> ActionAnswer:
     topic = mode.topic or event.query
     documents = oldest_first(event.documents) if mode.versions else list(event.documents)
-    await progress("retrieving", f"Searching each document for “{topic}”…")
+    await progress(StatusStage.RETRIEVING, f"Searching each document for “{topic}”…")
     [topic_vector] = await embed_texts(embedder, [topic])
     found: list[tuple[ResolvedDocument, list[ChunkHit]]] = []
     for doc in documents:
@@ -178,7 +181,7 @@ async def _focused(
             limit=FOCUSED_CHUNKS,
         )
         found.append((doc, hits))
-    await progress("comparing", "Comparing what each document says on the topic…")
+    await progress(StatusStage.COMPARING, "Comparing what each document says on the topic…")
     answer = None
     notices = []
     if llm is not None and tokens is not None:
@@ -197,7 +200,7 @@ async def _focused(
         answer = replace(compose_focused(topic, candidates), notices=notices)
     if not mode.versions:
         return answer
-    await progress("redlining", "Finding what changed on the topic between the versions…")
+    await progress(StatusStage.REDLINING, "Finding what changed on the topic between the versions…")
     versions = await _read_versions(event, documents, index=index)
     pairs = await asyncio.to_thread(
         lambda: [redline(versions[a], versions[b]) for a, b in version_pairs(len(versions))]

@@ -19,6 +19,7 @@ from actions.inquire.retrieval import adaptive_k, embed_query, search_candidates
 from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Question
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.contracts import ActionRequested
+from policypal.contracts.codes import StatusStage
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
 from policypal.vectorstore import ChunkIndex
@@ -48,7 +49,7 @@ async def inquire(
     With an ``llm`` the answer is drafted by the model and streamed through ``on_delta``; without one
     (or when the model fails after its retries) it is the offline-extractive answer.
     """
-    await progress("retrieving", "Searching your documents…")
+    await progress(StatusStage.RETRIEVING, "Searching your documents…")
     answer = await compose_inquiry(
         event,
         on_delta=on_delta,

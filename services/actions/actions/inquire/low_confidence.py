@@ -6,14 +6,15 @@ PalAssist question (ADR 0003) the interrupt is the request's
 terminal event, recorded in the ledger, kept in the history as a system notice, and saved as the
 conversation's pending interrupt before it is published, so the gateway accepts the answer.
 
-The resume point is read by the resolver, which continues a turn from it: it carries the fields of
-the resolver's turn (the request, the message, the question, the action and documents, the
-validation step) and the whole action request, so a resumed "continue anyway" or "search the web"
-can be handed back to this worker unchanged but for that choice.
+The resume point (``policypal.contracts.ResumePoint``) is read by the resolver, which continues the
+turn from it: the request, the message, the question, the action and documents, the validation step,
+and the whole action request, so a resumed "continue anyway" or "search the web" can be handed back
+to this worker unchanged but for that choice.
 """
 
 from actions.inquire.confidence import Confidence
-from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption
+from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption, ResumePoint
+from policypal.contracts.dedup_ids import interrupt_id_for
 
 OPTIONS = [
     InterruptOption(id="tag_documents", label="Tag specific documents"),
@@ -31,7 +32,7 @@ def low_confidence_interrupt(event: ActionRequested, confidence: Confidence) -> 
         user_id=event.user_id,
         request_id=event.request_id,
         thread_id=event.thread_id,
-        interrupt_id=f"interrupt-{event.request_id}",
+        interrupt_id=interrupt_id_for(event.request_id),
         interrupt_type="retrieval_low",
         message=(
             f"I couldn't find strong matches in {where} (similarity {confidence.score:.2f}). "
@@ -42,16 +43,16 @@ def low_confidence_interrupt(event: ActionRequested, confidence: Confidence) -> 
     )
 
 
-def resume_point(event: ActionRequested) -> dict[str, object]:
-    """What the resolver needs to continue the turn: its turn fields and the action request itself."""
-    return {
-        "request_id": event.request_id,
-        "message_id": event.message_id or "",
-        "text": event.query,
-        "action": "inquire",
-        "documents": [doc.model_dump(mode="json") for doc in event.documents],
-        "clean_query": event.query,
-        "step": "validation",
-        "options": [option.model_dump(mode="json") for option in OPTIONS],
-        "action_request": event.model_dump(mode="json"),
-    }
+def resume_point(event: ActionRequested) -> ResumePoint:
+    """Where the resolver continues the turn: at validation, with the action request itself."""
+    return ResumePoint(
+        request_id=event.request_id,
+        message_id=event.message_id or "",
+        text=event.query,
+        action="inquire",
+        documents=event.documents,
+        clean_query=event.query,
+        step="validation",
+        options=OPTIONS,
+        action_request=event,
+    )

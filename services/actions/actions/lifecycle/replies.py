@@ -10,7 +10,10 @@ from policypal.state import (
     ConversationStore,
     RequestLedger,
     StoredMessage,
+    answer_turn,
     assistant_message_id,
+    error_turn,
+    question_turn,
 )
 
 
@@ -66,26 +69,7 @@ async def conclude(
 
 def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:
     """The assistant message of a terminal event, as kept in the conversation's history."""
-    if isinstance(terminal, ResponseEvent):
-        content = terminal.answer
-        metadata = {
-            "action": terminal.action,
-            "citations": [c.model_dump(mode="json") for c in terminal.citations],
-            "web_citations": [c.model_dump(mode="json") for c in terminal.web_citations],
-            "model": terminal.model,
-            "usage": terminal.usage.model_dump(mode="json"),
-        }
-    else:
-        content = terminal.message
-        metadata = {"error_code": terminal.code}
-    return StoredMessage(
-        message_id=assistant_message_id(terminal.request_id),
-        role="assistant",
-        content=content,
-        request_id=terminal.request_id,
-        created_at=terminal.occurred_at,
-        metadata=metadata,
-    )
+    return answer_turn(terminal) if isinstance(terminal, ResponseEvent) else error_turn(terminal)
 
 
 async def repeat_question(
@@ -105,20 +89,3 @@ async def repeat_question(
     if not recorded.kept and isinstance(standing, InterruptEvent):
         await conversations.append(conversation, question_turn(standing))
     await publish_recorded_terminal(broker, ledger, standing, published=recorded.published)
-
-
-def question_turn(interrupt: InterruptEvent) -> StoredMessage:
-    """The system notice of the question in the history, with the question for clients to render."""
-    return StoredMessage(
-        message_id=assistant_message_id(interrupt.request_id),
-        role="system",
-        content=interrupt.message,
-        request_id=interrupt.request_id,
-        created_at=interrupt.occurred_at,
-        metadata={
-            "kind": "pal_assist_prompt",
-            "interrupt": interrupt.model_dump(
-                mode="json", include={"interrupt_id", "interrupt_type", "message", "options"}
-            ),
-        },
-    )

@@ -26,9 +26,11 @@ from policypal.contracts import (
     ErrorEvent,
     InterruptEvent,
     ResponseEvent,
+    ResumePoint,
     Usage,
     WebCitation,
 )
+from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.state import (
     ConversationMemory,
     ConversationRecord,
@@ -45,7 +47,7 @@ FAILURE_SENTENCE = (
 )
 
 #: Publishes one progress line of the request: (stage, message).
-Progress = Callable[[str, str], Awaitable[None]]
+Progress = Callable[[StatusStage, str], Awaitable[None]]
 #: Publishes the next piece of an answer as a language model writes it (a token event).
 OnDelta = Callable[[str], Awaitable[None]]
 
@@ -56,7 +58,7 @@ OFFLINE_MODEL = "offline-extractive"
 class Refusal(Exception):  # noqa: N818 - reads as what the worker does
     """The request cannot be carried out as asked (e.g. compare with one document): tell the user why."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -92,7 +94,7 @@ class Question:
     """
 
     interrupt: InterruptEvent
-    resume_point: dict[str, object]
+    resume_point: ResumePoint
 
 
 #: Composes the answer of a request: (event, progress, tokens); ``tokens`` receives streamed text.
@@ -158,7 +160,7 @@ async def run_action_request(
         # A line still in flight must not land after the error event.
         await progress.abandon()
         if final_delivery:
-            await ending.finish(error_event(event, "action_failed", failure_sentence, retryable=True))
+            await ending.finish(error_event(event, ErrorCode.ACTION_FAILED, failure_sentence, retryable=True))
         raise
     finally:
         # Also on cancellation (shutdown): no status line outlives its request.
@@ -235,7 +237,7 @@ def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEven
     )
 
 
-def error_event(event: ActionRequested, code: str, message: str, *, retryable: bool) -> ErrorEvent:
+def error_event(event: ActionRequested, code: ErrorCode, message: str, *, retryable: bool) -> ErrorEvent:
     """The terminal error of ``event``."""
     return ErrorEvent(
         tenant_id=event.tenant_id,

@@ -15,14 +15,14 @@ from actions.summarize.drafted_summary import draft_summary
 from actions.summarize.extractive_summary import DocumentSummary, compose_summary
 from actions.summarize.key_statements import StructuredDigest, digest_document
 from policypal.contracts import ActionRequested
+from policypal.contracts.codes import ErrorCode, StatusStage
+from policypal.contracts.limits import MAX_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
 from policypal.vectorstore import ChunkIndex, ChunkPoint
 
 logger = logging.getLogger(__name__)
 
-#: The product allows 1-5 documents per action.
-MAX_DOCUMENTS = 5
 #: Key statements per part: more for a single document, fewer each when several share the answer.
 POINTS_SINGLE = 3
 POINTS_EACH = 2
@@ -44,15 +44,16 @@ async def summarize(
     """
     documents = event.documents
     if not documents:
-        raise Refusal("no_documents", "Please tag the document you would like summarised.")
+        raise Refusal(ErrorCode.NO_DOCUMENTS, "Please tag the document you would like summarised.")
     if len(documents) > MAX_DOCUMENTS:
         raise Refusal(
-            "too_many_documents",
+            ErrorCode.TOO_MANY_DOCUMENTS,
             f"Please tag at most {MAX_DOCUMENTS} documents to summarise; {len(documents)} were given.",
         )
     titles = ", ".join(f"“{doc.title}”" for doc in documents)
     await progress(
-        "reading", f"Reading {titles} and finding {'its' if len(documents) == 1 else 'their'} parts…"
+        StatusStage.READING,
+        f"Reading {titles} and finding {'its' if len(documents) == 1 else 'their'} parts…",
     )
     points = POINTS_SINGLE if len(documents) == 1 else POINTS_EACH
     summaries = []
@@ -67,14 +68,16 @@ async def summarize(
     # Nothing to send (nothing indexed yet): the offline answer says so without a model call.
     material = any(part.chosen for summary in summaries for part in summary.digest.parts)
     if llm is not None and tokens is not None and material:
-        await progress("summarizing", "Summarizing the key points, rules and requirements of each part…")
+        await progress(
+            StatusStage.SUMMARIZING, "Summarizing the key points, rules and requirements of each part…"
+        )
         try:
             return await draft_summary(event, summaries, llm=llm, embedder=embedder, on_delta=tokens)
         except LLMError as exc:
             logger.warning("summarize answered offline: %s", exc)
             notices.append(llm_fallback_notice("summary"))
     else:
-        await progress("summarizing", "Selecting the key statements of each part…")
+        await progress(StatusStage.SUMMARIZING, "Selecting the key statements of each part…")
     return replace(compose_summary(summaries), notices=notices)
 
 

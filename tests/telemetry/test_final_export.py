@@ -42,7 +42,8 @@ async def test_the_gateway_exports_its_last_metrics_when_stopped(
             "REDIS_URL": str(valkey_server.url),
             "PORT": str(port),
             "POLICYPAL_DATA_DIR": str(tmp_path),
-            "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{otlp_port}/v1/traces",
+            # The collector's base URL, as OpenTelemetry defines it: metrics go to /v1/metrics under it.
+            "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{otlp_port}",
             # Far beyond the test: only the export on shutdown can deliver the metrics.
             "OTEL_METRIC_EXPORT_INTERVAL": "600000",
         },

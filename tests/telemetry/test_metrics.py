@@ -2,36 +2,19 @@
 
 import asyncio
 
-import pytest
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from policypal.telemetry import build_meter_provider, metrics_endpoint
+from policypal.telemetry import OtlpTarget, build_meter_provider
 from tests.support.otlp_collector import SpanCollector
 from tests.support.serving import serve
 from tests.support.telemetry import metric_sum
-
-
-@pytest.mark.parametrize(
-    ("traces", "explicit", "expected"),
-    [
-        (None, None, None),
-        ("http://jaeger:4318/v1/traces", None, "http://jaeger:4318/v1/metrics"),
-        ("http://collector:4318/", None, "http://collector:4318/v1/metrics"),
-        ("http://jaeger:4318/v1/traces", "http://prometheus:9090/api/v1/otlp/v1/metrics", None),
-        (None, "http://prometheus:9090/api/v1/otlp/v1/metrics", None),
-    ],
-)
-def test_the_metrics_url_follows_the_traces_url_unless_set(
-    traces: str | None, explicit: str | None, expected: str | None
-) -> None:
-    assert metrics_endpoint(traces, explicit) == (expected or explicit)
 
 
 async def test_metrics_go_over_otlp_when_an_endpoint_is_configured() -> None:
     collector = SpanCollector()
     async with serve(collector.app()) as url:
         provider = build_meter_provider(
-            "resolver", otlp_endpoint=metrics_endpoint(f"{url}/v1/traces"), export_interval_seconds=0.1
+            "resolver", otlp=OtlpTarget(f"{url}/v1/metrics", "http/protobuf"), export_interval_seconds=0.1
         )
         provider.get_meter("test").create_counter("policypal.requests").add(1, {"outcome": "acked"})
         for _ in range(50):

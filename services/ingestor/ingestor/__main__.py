@@ -6,14 +6,14 @@ from policypal.bus.startup import reach, run_service
 from policypal.config import Settings, get_settings
 from policypal.embeddings import embedder_from_settings
 from policypal.state import connect_redis
-from policypal.state.connection import DEFAULT_REDIS_URL
+from policypal.state.redis_probe import redis_location
 from policypal.vectorstore import UnownedLocalIndexError, open_chunk_index
 
 
 async def serve(settings: Settings) -> None:
     """Reach Redis and Qdrant and load the embedder, then serve until SIGINT/SIGTERM."""
     redis = connect_redis(settings.redis_url)
-    await reach("Redis", settings.redis_url or DEFAULT_REDIS_URL, redis.ping)
+    await reach("Redis", redis_location(settings.redis_url), redis.ping)
     embedder = embedder_from_settings(settings)
     index = await reach(
         "Qdrant",

@@ -1,28 +1,30 @@
 """``python -m notifier``: serve the notifier with uvicorn on settings.host:settings.notifier_port."""
 
+from functools import partial
+
 import uvicorn
 
 from notifier.app import create_app
-from policypal.config import get_settings
-from policypal.telemetry import configure_json_logging, metrics_endpoint, setup_metrics, setup_tracing
+from policypal.bus.startup import reach, reach_nats, run_service
+from policypal.config import Settings, get_settings
+from policypal.state.redis_probe import ping_redis, redis_location
+from policypal.telemetry import setup_telemetry
+
+
+async def reach_dependencies(settings: Settings) -> None:
+    """Within the start-up deadline, NATS and Redis answer (``StartupError`` otherwise)."""
+    await reach_nats(settings)
+    await reach("Redis", redis_location(settings.redis_url), partial(ping_redis, settings.redis_url))
 
 
 def main() -> None:
     """Read the settings, set up tracing and metrics and serve until stopped."""
     settings = get_settings()
-    configure_json_logging("notifier", settings.log_level)
-    provider = setup_tracing(
-        "notifier", otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
-    )
-    setup_metrics(
-        "notifier",
-        otlp_endpoint=metrics_endpoint(
-            settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
-        ),
-        console=settings.otel_console,
-    )
+    # Before uvicorn: its lifespan would wait for NATS forever and hold SIGTERM meanwhile.
+    run_service("notifier", settings, lambda: reach_dependencies(settings))
+    telemetry = setup_telemetry("notifier", settings)
     uvicorn.run(
-        create_app(settings, tracer_provider=provider),
+        create_app(settings, tracer_provider=telemetry.tracer_provider),
         host=settings.host,
         port=settings.notifier_port,
         log_level=settings.log_level.lower(),

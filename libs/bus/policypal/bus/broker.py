@@ -22,6 +22,8 @@ def build_broker(settings: Settings, *, tracer_provider: TracerProvider | None =
         security=_security(settings),
         middlewares=[NatsTelemetryMiddleware(tracer_provider=tracer_provider)],
         log_level=logging.DEBUG,
+        # A logger of our own: FastStream's default one writes coloured text beside the JSON logs.
+        logger=logging.getLogger("faststream.access.nats"),
         max_reconnect_attempts=-1,
         # In-flight handlers get this long on SIGTERM; below Kubernetes' 60 s grace period.
         graceful_timeout=settings.graceful_timeout_seconds,

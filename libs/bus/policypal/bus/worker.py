@@ -8,10 +8,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from faststream import FastStream
 from faststream.nats import NatsBroker, NatsRouter
 
-from policypal.bus.broker import build_broker
+from policypal.bus.broker import DEFAULT_NATS_URL, build_broker
 from policypal.bus.consumer_lag import ConsumerLag, durables_of
+from policypal.bus.startup import reach, reach_nats
 from policypal.config import Settings
-from policypal.telemetry import configure_json_logging, metrics_endpoint, setup_metrics, setup_tracing
+from policypal.telemetry import setup_telemetry
 
 
 async def run_worker(
@@ -24,24 +25,21 @@ async def run_worker(
 ) -> None:
     """Serve ``routers`` until SIGINT/SIGTERM, then finish in-flight messages and run ``on_shutdown``.
 
+    NATS is reached first within the start-up deadline (``StartupError`` otherwise, see
+    ``policypal.bus.startup``); afterwards the broker reconnects for as long as it takes.
+
     Each ``background`` loop runs with the started broker until shutdown, when it is cancelled.
 
     Several services' routers may share one process: the embedded default runs the ingestor and the
     action workers together because local Qdrant is single-process.
     """
-    configure_json_logging(service_name, settings.log_level)
-    provider = setup_tracing(
-        service_name, otlp_endpoint=settings.otel_exporter_otlp_endpoint, console=settings.otel_console
-    )
-    meter_provider = setup_metrics(
-        service_name,
-        otlp_endpoint=metrics_endpoint(
-            settings.otel_exporter_otlp_endpoint, settings.otel_exporter_otlp_metrics_endpoint
-        ),
-        console=settings.otel_console,
-    )
-    broker = build_broker(settings, tracer_provider=provider)
+    telemetry = setup_telemetry(service_name, settings)
+    broker = build_broker(settings, tracer_provider=telemetry.tracer_provider)
     broker.include_routers(*routers)
+    # One plain attempt first names the reason (refused, unknown host, bad credentials); the broker's
+    # own connection retries forever, so it is bounded by the deadline too.
+    await reach_nats(settings)
+    await reach("NATS", settings.nats_url or DEFAULT_NATS_URL, broker.connect)
     tasks: list[asyncio.Task[None]] = []
 
     async def report_consumer_lag(started: NatsBroker) -> None:
@@ -64,7 +62,7 @@ async def run_worker(
         broker,
         after_startup=[start_background],
         on_shutdown=[stop_background],
-        after_shutdown=[*on_shutdown, provider.shutdown, meter_provider.shutdown],
+        after_shutdown=[*on_shutdown, telemetry.shutdown],
     )
     await app.run()
 

@@ -1,21 +1,18 @@
-"""Several Qdrant-using workers in one process, sharing one local Qdrant client.
+"""Several Qdrant-using workers in one process, sharing one embedded index.
 
-Local (embedded) Qdrant allows one opener per directory, so in the embedded default the ingestor and
-the action workers run here together: ``python -m policypal.cli.colocated ingestor actions.inquire``.
+The embedded engine (Qdrant Edge, docs/adr/0013-embedded-vector-engine.md) allows one opener per
+directory, so in the embedded default the ingestor and the action workers run here together:
+``python -m policypal.cli.colocated ingestor actions.inquire``.
 """
 
-import asyncio
 import sys
 from collections.abc import Callable
 
 from faststream.nats import NatsRouter
-from redis.asyncio import Redis
 
 from policypal.bus import run_worker
+from policypal.bus.startup import StartupError, run_service
 from policypal.config import Settings, get_settings
-from policypal.embeddings import Embedder, embedder_from_settings
-from policypal.state import connect_redis
-from policypal.vectorstore import UnownedLocalIndexError, open_chunk_index
 
 RouterFactory = Callable[..., NatsRouter]
 
@@ -38,19 +35,17 @@ def _router_factories() -> dict[str, RouterFactory]:
 
 async def run_colocated(settings: Settings, names: list[str]) -> None:
     """Run the named workers on one broker with one Redis, Qdrant and embedder."""
+    from actions.worker_main import open_vector_resources
+
     factories = _router_factories()
     unknown = sorted(set(names) - set(factories))
     if unknown:
-        raise SystemExit(f"unknown workers {unknown}; choose from {sorted(factories)}")
-    redis: Redis = connect_redis(settings.redis_url)
-    embedder: Embedder = embedder_from_settings(settings)
-    try:
-        index = await open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension)
-    except UnownedLocalIndexError as exc:
-        raise SystemExit(str(exc)) from None
+        raise StartupError(f"unknown workers {unknown}; choose from {sorted(factories)}")
+    redis, embedder, index = await open_vector_resources(settings)
     routers = [factories[name](settings, redis=redis, index=index, embedder=embedder) for name in names]
     await run_worker("+".join(names), settings, routers, on_shutdown=[index.aclose, redis.aclose])
 
 
 if __name__ == "__main__":
-    asyncio.run(run_colocated(get_settings(), sys.argv[1:] or ["ingestor", "actions.inquire"]))
+    names = sys.argv[1:] or ["ingestor", "actions.inquire"]
+    run_service("+".join(names), get_settings(), lambda: run_colocated(get_settings(), names))

@@ -20,11 +20,15 @@ from types import FrameType
 from policypal.auth import issue_token
 from policypal.cli.bus_credentials import BusCredentials
 from policypal.config import Settings
-from policypal.devstack import ManagedProcess, start_nats_server, start_valkey
+from policypal.devstack import ManagedProcess, Supervisor, start_nats_server, start_valkey, stop_together
 
 #: Workers that open Qdrant; colocated when Qdrant is local.
 VECTOR_WORKERS = ("ingestor", "actions.inquire", "actions.summarize", "actions.compare", "actions.audit")
 COLOCATED = "ingestor+actions"
+#: Started from wheels when no URL is given; stopped last, once every service has drained.
+INFRASTRUCTURE = frozenset({"nats-server", "valkey"})
+#: Beyond a worker's own drain time: closing its connections and exporting its last telemetry.
+STOP_MARGIN_SECONDS = 15.0
 #: The NATS user of each process and the services whose permissions it has.
 PROCESS_USERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "resolver": ("resolver", ("resolver",)),
@@ -115,10 +119,18 @@ class EmbeddedSystem:
             return env
         return env | {"NATS_USER": user, "NATS_PASSWORD": self.bus_passwords[user]}
 
+    @property
+    def stop_timeout(self) -> float:
+        """How long services get to stop: their drain time (POLICYPAL_GRACEFUL_TIMEOUT_SECONDS) and a margin."""
+        return self.settings.graceful_timeout_seconds + STOP_MARGIN_SECONDS
+
     def stop(self) -> None:
-        """Stop services first, infrastructure last, each with SIGTERM (graceful)."""
-        while self.processes:
-            self.processes.pop().stop(timeout=20.0)
+        """SIGTERM every service at once and let them drain in parallel; then infrastructure, last first."""
+        services = [p for p in self.processes if p.name not in INFRASTRUCTURE]
+        stop_together(services, timeout=self.stop_timeout)
+        for proc in reversed([p for p in self.processes if p.name in INFRASTRUCTURE]):
+            proc.stop(timeout=10.0)
+        self.processes.clear()
 
     def exited(self) -> list[ManagedProcess]:
         """Processes that stopped on their own."""
@@ -126,7 +138,7 @@ class EmbeddedSystem:
 
 
 def run_until_interrupted(settings: Settings, *, tenant: str, user: str) -> int:
-    """Start everything, print how to use it, and stop cleanly on Ctrl-C or SIGTERM."""
+    """Start everything, print how to use it, restart what crashes, and stop cleanly on Ctrl-C or SIGTERM."""
     stopping = False
 
     def _request_stop(signum: int, frame: FrameType | None) -> None:
@@ -150,19 +162,14 @@ def run_until_interrupted(settings: Settings, *, tenant: str, user: str) -> int:
         f"Press Ctrl-C to stop.",
         flush=True,
     )
-    status = 0
+    # A crashed process comes back after a back-off; the others keep serving meanwhile.
+    supervisor = Supervisor(system.processes)
     while not stopping:
-        dead = system.exited()
-        if dead:
-            for proc in dead:
-                print(
-                    f"{proc.name} exited with code {proc.popen.returncode}; see {proc.log_path}",
-                    file=sys.stderr,
-                )
-            status = 1
-            break
+        supervisor.check()
         time.sleep(0.5)
-    print("Stopping PolicyPal …", flush=True)
+    print(
+        f"Stopping PolicyPal (workers finish what they hold, up to {system.stop_timeout:g} s) …", flush=True
+    )
     system.stop()
     print("Stopped.", flush=True)
-    return status
+    return 0

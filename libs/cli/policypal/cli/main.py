@@ -1,4 +1,4 @@
-"""``policypal up``, ``token``, ``ingest``, ``bus-credential`` and ``bus-deployment``."""
+"""``policypal up``, ``token``, ``ingest``, ``bus-credential``, ``bus-deployment`` and ``api-key``."""
 
 import argparse
 import os
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policypal.auth import issue_token
+from policypal.cli.api_key_command import add_api_key_command
 from policypal.cli.bus_deployment_command import add_bus_deployment_command
 from policypal.config import get_settings
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _token(args: argparse.Namespace) -> int:
-    print(issue_token(get_settings(), args.tenant, args.user, ttl_seconds=args.ttl))
+    print(issue_token(get_settings(), args.tenant, args.user, ttl_seconds=args.ttl, role=args.role))
     return 0
 
 
@@ -87,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     token.add_argument("--tenant", required=True)
     token.add_argument("--user", required=True)
     token.add_argument("--ttl", type=int, default=None, help="lifetime in seconds")
+    token.add_argument(
+        "--role",
+        choices=["user", "admin"],
+        default="user",
+        help="admin: may manage the tenant's API keys, settings and escalations (default: user)",
+    )
     token.set_defaults(run=_token)
 
     ingest = commands.add_parser("ingest", help="upload files or folders and follow their ingestion")
@@ -120,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     bus_actions.add_parser("list", help="the credentials, without passwords")
     bus.set_defaults(run=_bus_credential)
     add_bus_deployment_command(commands)
+    add_api_key_command(commands)
 
     args = parser.parse_args(argv)
     result: int = args.run(args)

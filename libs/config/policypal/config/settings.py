@@ -30,6 +30,8 @@ LLMTask = Literal[
 #: How structured outputs are asked for: ``auto`` tries OpenAI's ``json_schema`` response format and
 #: falls back to ``json_object`` (the schema stated in the system prompt) for a server that rejects it.
 StructuredMode = Literal["auto", "json_schema", "json_object"]
+#: The OTLP transports the exporters speak (OpenTelemetry's OTEL_EXPORTER_OTLP_PROTOCOL values).
+OtlpProtocol = Literal["http/protobuf", "grpc"]
 #: High-stakes tasks (legal risk, multi-theme synthesis) get the large model; the rest the small one.
 LARGE_MODEL_TASKS: frozenset[LLMTask] = frozenset({"audit", "compare_holistic"})
 
@@ -179,12 +181,30 @@ class Settings(BaseSettings):
     )
 
     otel_exporter_otlp_endpoint: str | None = Field(
-        default=None, validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT")
+        default=None,
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT"),
+        description="The OTLP collector's base URL (http://collector:4318; gRPC: http://collector:4317).",
+    )
+    otel_exporter_otlp_traces_endpoint: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+        description="Traces URL used as given; default: the base URL with /v1/traces (HTTP).",
     )
     otel_exporter_otlp_metrics_endpoint: str | None = Field(
         default=None,
         validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"),
-        description="OTLP/HTTP metrics URL; default: the traces URL with /v1/metrics.",
+        description="Metrics URL used as given; default: the base URL with /v1/metrics (HTTP).",
+    )
+    otel_exporter_otlp_protocol: OtlpProtocol | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_PROTOCOL"),
+        description="http/protobuf (default) or grpc.",
+    )
+    otel_exporter_otlp_traces_protocol: OtlpProtocol | None = Field(
+        default=None, validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+    )
+    otel_exporter_otlp_metrics_protocol: OtlpProtocol | None = Field(
+        default=None, validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL")
     )
     otel_console: bool = Field(default=False, description="Print spans and metrics to stdout (development).")
     log_level: str = "INFO"

@@ -1,13 +1,9 @@
 """OpenTelemetry set-up shared by every service."""
 
 from policypal.telemetry.json_logs import JsonFormatter, configure_json_logging
-from policypal.telemetry.metrics import (
-    build_meter_provider,
-    metrics_endpoint,
-    record_llm_usage,
-    record_request,
-    setup_metrics,
-)
+from policypal.telemetry.metrics import build_meter_provider, record_llm_usage, record_request, setup_metrics
+from policypal.telemetry.otlp_export import OtlpTarget, OtlpVariables, otlp_target
+from policypal.telemetry.process_telemetry import ProcessTelemetry, setup_telemetry
 from policypal.telemetry.request_scope import (
     RequestScope,
     current_scope,
@@ -22,13 +18,16 @@ from policypal.telemetry.url_redaction import AccessLogRedaction, QueryRedaction
 __all__ = [
     "AccessLogRedaction",
     "JsonFormatter",
+    "OtlpTarget",
+    "OtlpVariables",
+    "ProcessTelemetry",
     "QueryRedaction",
     "RequestScope",
     "build_meter_provider",
     "build_tracer_provider",
     "configure_json_logging",
     "current_scope",
-    "metrics_endpoint",
+    "otlp_target",
     "record_llm_usage",
     "record_request",
     "redact_query",
@@ -37,6 +36,7 @@ __all__ = [
     "scope_attributes",
     "service_span",
     "setup_metrics",
+    "setup_telemetry",
     "setup_tracing",
     "stamp_action",
     "tracer",

@@ -1,6 +1,6 @@
 """Meter provider per process and PolicyPal's instruments: requests, latency, tokens, cost.
 
-Exported like traces: over OTLP/HTTP when an endpoint is configured, to the console on request,
+Exported like traces: over OTLP when a target is configured (``otlp_export``), to the console on request,
 otherwise nowhere (the instruments still work and cost next to nothing). Attributes are low-cardinality
 names only (service, action, outcome, model): never tenant or request ids, text or secrets.
 """
@@ -15,6 +15,8 @@ from opentelemetry.sdk.metrics.export import (
     PeriodicExportingMetricReader,
 )
 from opentelemetry.sdk.resources import Resource
+
+from policypal.telemetry.otlp_export import OtlpTarget, metric_exporter
 
 REQUESTS = "policypal.requests"
 REQUEST_DURATION = "policypal.request.duration"
@@ -39,14 +41,12 @@ _cost = _meter.create_counter(LLM_COST, unit="USD", description="LLM cost in US 
 def setup_metrics(
     service_name: str,
     *,
-    otlp_endpoint: str | None = None,
+    otlp: OtlpTarget | None = None,
     console: bool = False,
     readers: Sequence[MetricReader] = (),
 ) -> MeterProvider:
     """Install and return the global meter provider of this process (see :func:`build_meter_provider`)."""
-    provider = build_meter_provider(
-        service_name, otlp_endpoint=otlp_endpoint, console=console, readers=readers
-    )
+    provider = build_meter_provider(service_name, otlp=otlp, console=console, readers=readers)
     metrics.set_meter_provider(provider)
     return provider
 
@@ -54,41 +54,26 @@ def setup_metrics(
 def build_meter_provider(
     service_name: str,
     *,
-    otlp_endpoint: str | None = None,
+    otlp: OtlpTarget | None = None,
     console: bool = False,
     readers: Sequence[MetricReader] = (),
     export_interval_seconds: float | None = None,
 ) -> MeterProvider:
-    """A meter provider exporting to ``otlp_endpoint`` (the full metrics URL, see :func:`metrics_endpoint`)
-    and to the console when asked; ``readers`` adds others (tests pass an ``InMemoryMetricReader``).
+    """A meter provider exporting to ``otlp`` and to the console when asked; ``readers`` adds others
+    (tests pass an ``InMemoryMetricReader``).
     """
     all_readers = list(readers)
     # None: the SDK's OTEL_METRIC_EXPORT_INTERVAL (milliseconds, default 60 s).
     interval_ms = export_interval_seconds * 1000 if export_interval_seconds is not None else None
-    if otlp_endpoint:
-        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
-
-        exporter = OTLPMetricExporter(endpoint=otlp_endpoint)
-        all_readers.append(PeriodicExportingMetricReader(exporter, export_interval_millis=interval_ms))
+    if otlp is not None:
+        all_readers.append(
+            PeriodicExportingMetricReader(metric_exporter(otlp), export_interval_millis=interval_ms)
+        )
     if console:
         all_readers.append(
             PeriodicExportingMetricReader(ConsoleMetricExporter(), export_interval_millis=interval_ms)
         )
     return MeterProvider(metric_readers=all_readers, resource=Resource.create({"service.name": service_name}))
-
-
-def metrics_endpoint(traces_endpoint: str | None, metrics_endpoint: str | None = None) -> str | None:
-    """The OTLP/HTTP metrics URL: the one given, else the traces URL with ``/v1/metrics`` for ``/v1/traces``.
-
-    PolicyPal's OTEL_EXPORTER_OTLP_ENDPOINT is the full traces URL (``http://jaeger:4318/v1/traces``).
-    """
-    if metrics_endpoint:
-        return metrics_endpoint
-    if not traces_endpoint:
-        return None
-    base = traces_endpoint.rstrip("/")
-    base = base.removesuffix("/v1/traces")
-    return f"{base}/v1/metrics"
 
 
 def record_request(service: str, action: str | None, outcome: str, seconds: float) -> None:

@@ -1,4 +1,4 @@
-"""Tracer provider per process: OTLP when an endpoint is configured, console on request.
+"""Tracer provider per process: OTLP when a target is configured (``otlp_export``), console on request.
 
 Spans never carry document text or secrets: only ids, counts, model names and timings; the query
 strings of HTTP spans are redacted (``policypal.telemetry.url_redaction``).
@@ -9,13 +9,14 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SpanExporter
 
+from policypal.telemetry.otlp_export import OtlpTarget, span_exporter
 from policypal.telemetry.url_redaction import QueryRedaction
 
 
 def build_tracer_provider(
     service_name: str,
     *,
-    otlp_endpoint: str | None = None,
+    otlp: OtlpTarget | None = None,
     console: bool = False,
     exporter: SpanExporter | None = None,
 ) -> TracerProvider:
@@ -25,10 +26,8 @@ def build_tracer_provider(
     provider.add_span_processor(QueryRedaction())
     if exporter is not None:
         provider.add_span_processor(BatchSpanProcessor(exporter))
-    if otlp_endpoint:
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
-        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint)))
+    if otlp is not None:
+        provider.add_span_processor(BatchSpanProcessor(span_exporter(otlp)))
     if console:
         provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
     return provider
@@ -37,14 +36,12 @@ def build_tracer_provider(
 def setup_tracing(
     service_name: str,
     *,
-    otlp_endpoint: str | None = None,
+    otlp: OtlpTarget | None = None,
     console: bool = False,
     exporter: SpanExporter | None = None,
 ) -> TracerProvider:
     """Install and return the global tracer provider of this process (see ``build_tracer_provider``)."""
-    provider = build_tracer_provider(
-        service_name, otlp_endpoint=otlp_endpoint, console=console, exporter=exporter
-    )
+    provider = build_tracer_provider(service_name, otlp=otlp, console=console, exporter=exporter)
     trace.set_tracer_provider(provider)
     return provider
 

@@ -1,9 +1,7 @@
 """``python -m actions.summarize``: the @Summarize worker, configured from the environment."""
 
-import asyncio
-
 from actions.summarize.service import DURABLE, build_router
-from actions.worker_main import serve_action_worker
+from actions.worker_main import run_action_worker
 
 if __name__ == "__main__":
-    asyncio.run(serve_action_worker(DURABLE, build_router))
+    run_action_worker(DURABLE, build_router)

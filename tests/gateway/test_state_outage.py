@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from gateway.app import create_app
-from gateway.state_outage import SENTENCE
+from policypal.auth.state_outage import SENTENCE
 from policypal.devstack import ManagedProcess, free_port, start_valkey
 from tests.gateway.conftest import stack_settings
 from tests.support.gateway_client import bearer, new_id

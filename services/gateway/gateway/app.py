@@ -26,11 +26,11 @@ from gateway.cors import add_tenant_cors
 from gateway.health import open_qdrant_probe
 from gateway.rate_limits import enforce_rate_limit
 from gateway.resources import Resources
-from gateway.state_outage import STATE_OUTAGES, StateOutageGuard, answer_state_outage
 from gateway.uploads import UploadSizeGuard, explain_multipart_errors
 from gateway.web_console import mount_console
 from policypal.auth import Authenticator
 from policypal.auth.http import require_scope
+from policypal.auth.state_outage import answer_state_outages
 from policypal.bus import build_broker, declare_streams, document_store
 from policypal.config import Settings
 from policypal.state import ConversationStore, DocumentCatalog, connect_redis
@@ -88,13 +88,11 @@ def create_app(
     )
     app.state.settings = settings
     app.exception_handler(StarletteHTTPException)(explain_multipart_errors)
-    for outage in STATE_OUTAGES:
-        app.exception_handler(outage)(answer_state_outage)
     app.add_middleware(UploadSizeGuard, max_upload_bytes=settings.max_upload_bytes)
     # Outside the layers above: their errors (413, 429...) carry CORS headers too.
     add_tenant_cors(app)
     # Outside CORS, whose tenant origins are read from Redis too.
-    app.add_middleware(StateOutageGuard)
+    answer_state_outages(app)
     app.include_router(health.router)
     limited = Depends(enforce_rate_limit)
     app.include_router(documents.router, dependencies=[Depends(require_scope("ingest")), limited])

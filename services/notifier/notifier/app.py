@@ -15,6 +15,7 @@ from notifier.resources import Resources
 from notifier.routes import StreamAlreadyEnded
 from policypal.auth import Authenticator, EventTicketStore
 from policypal.auth.cors import TenantCors, deployment_origins
+from policypal.auth.state_outage import answer_state_outages
 from policypal.bus import declare_streams
 from policypal.bus.broker import DEFAULT_NATS_URL, credentials
 from policypal.config import Settings
@@ -89,6 +90,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         allow_headers=CORS_HEADERS,
         fixed_origins=deployment_origins(settings.api_base_url),
     )
+    # Outside CORS, whose tenant origins are read from Redis too: a Redis outage is a 503, not a 500.
+    answer_state_outages(app)
 
     @app.exception_handler(StreamAlreadyEnded)
     async def _ended(request: Request, exc: StreamAlreadyEnded) -> Response:

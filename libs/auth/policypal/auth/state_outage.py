@@ -1,4 +1,4 @@
-"""Redis unreachable while answering a request: 503 with a sentence, not a 500.
+"""Redis unreachable while answering a request: 503 with a sentence, not a 500 (gateway and notifier).
 
 The request itself was fine; the state store is down or overloaded (its connection pool exhausted).
 Clients and load balancers treat 503 with ``Retry-After`` as "try again shortly", as ``/readyz``
@@ -9,13 +9,11 @@ read the answer); ``StateOutageGuard`` answers those of the middlewares that rea
 
 import logging
 
-from fastapi import Request, Response, status
+from fastapi import FastAPI, Request, Response, status
 from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from gateway.models import ErrorBody
 
 #: The Redis errors that mean "not reachable now", as opposed to a bug in a command.
 STATE_OUTAGES = (RedisConnectionError, RedisTimeoutError)
@@ -31,7 +29,7 @@ _log = logging.getLogger(__name__)
 def _outage_response(method: str, path: str, exc: Exception) -> Response:
     _log.error("Redis unreachable during %s %s: %s", method, path, exc)
     return JSONResponse(
-        ErrorBody(detail=SENTENCE).model_dump(),
+        {"detail": SENTENCE},  # the shape of every error answer of the API
         status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
         headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
     )
@@ -66,3 +64,10 @@ class StateOutageGuard:
             if started:
                 raise
             await _outage_response(scope["method"], scope["path"], exc)(scope, receive, send)
+
+
+def answer_state_outages(app: FastAPI) -> None:
+    """Make ``app`` answer a Redis outage with the 503, from its routes and its middlewares alike."""
+    for outage in STATE_OUTAGES:
+        app.exception_handler(outage)(answer_state_outage)
+    app.add_middleware(StateOutageGuard)

@@ -1,5 +1,10 @@
 """Settings: environment names, validation, and refusing default secrets outside development."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
@@ -40,3 +45,16 @@ def test_as_environment_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:
     for key, value in original.as_environment().items():
         monkeypatch.setenv(key, value)
     assert Settings(_env_file=None) == original
+
+
+def test_invalid_settings_end_a_service_with_a_line_per_variable_and_no_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POLICYPAL_", "OTEL_"))}
+    env |= {"POLICYPAL_ENVIRONMENT": "staging", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"}
+    done = subprocess.run(
+        [sys.executable, "-m", "resolver"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "PolicyPal cannot start: the settings are invalid." in done.stderr
+    assert "- POLICYPAL_ENVIRONMENT: Input should be 'development', 'test' or 'production'" in done.stderr
+    assert "- OTEL_EXPORTER_OTLP_PROTOCOL: Input should be 'http/protobuf' or 'grpc'" in done.stderr

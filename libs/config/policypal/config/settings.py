@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Self
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Accepted only in development and test: anywhere else a real secret must be configured.
@@ -256,5 +256,28 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process's settings, read once."""
-    return Settings()
+    """The process's settings, read once. Invalid settings end the process with one line per problem
+    (the variable and what is wrong), not a traceback: an operator reads it in the pod's log."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SystemExit(settings_problems(exc)) from None
+
+
+def settings_problems(error: ValidationError) -> str:
+    """What is wrong with the environment, one line per setting, naming its variable."""
+    fields = Settings.model_fields
+    lines = []
+    for problem in error.errors(include_url=False, include_input=False):
+        name = str(problem["loc"][0]) if problem["loc"] else ""
+        field = fields.get(name)
+        alias = field.validation_alias if field is not None else None
+        variable = (
+            str(alias.choices[0])
+            if isinstance(alias, AliasChoices)
+            else f"POLICYPAL_{name.upper()}"
+            if field is not None
+            else name
+        )
+        lines.append(f"- {variable}: {problem['msg']}" if variable else f"- {problem['msg']}")
+    return "PolicyPal cannot start: the settings are invalid.\n" + "\n".join(lines)

@@ -45,7 +45,7 @@ from resolver.replies import (
     conclude_with_interrupt,
     status_reporter,
 )
-from resolver.resolution import Loaded, load_conversation, owned_conversation, request_error
+from resolver.resolution import Loaded, load_conversation, owned_conversation
 from resolver.turn import Turn
 
 FAILURE_SENTENCE = (
@@ -119,13 +119,13 @@ async def handle_chat_resumed(
             or pending.interrupt.interrupt_id != event.interrupt_id
             or pending.resume_point is None
         ):
-            error = request_error(event, ErrorCode.INTERRUPT_EXPIRED, EXPIRED_SENTENCE)
+            error = ErrorEvent.ending(event, ErrorCode.INTERRUPT_EXPIRED, EXPIRED_SENTENCE)
             await conclude_with_error(
                 error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
             )
             return
         if event.resume_value.type == "cancel":
-            error = request_error(event, ErrorCode.CANCELLED, CANCELLED_SENTENCE)
+            error = ErrorEvent.ending(event, ErrorCode.CANCELLED, CANCELLED_SENTENCE)
             await conclude_with_error(
                 error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
             )
@@ -222,7 +222,7 @@ async def _conclude(
         )
         return
     else:
-        error = request_error(event, outcome.code, " ".join([outcome.message, *outcome.notices]))
+        error = ErrorEvent.ending(event, outcome.code, " ".join([outcome.message, *outcome.notices]))
         await conclude_with_error(
             error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
         )
@@ -278,7 +278,7 @@ async def _fail_if_final(
     final_delivery: bool,
 ) -> None:
     if final_delivery:
-        failure = request_error(event, ErrorCode.REQUEST_FAILED, FAILURE_SENTENCE, retryable=True)
+        failure = ErrorEvent.ending(event, ErrorCode.REQUEST_FAILED, FAILURE_SENTENCE, retryable=True)
         await conclude_with_error(
             failure, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
         )

@@ -3,8 +3,6 @@
 from dataclasses import dataclass
 
 from policypal.bus import Unprocessable
-from policypal.contracts import ErrorEvent
-from policypal.contracts.codes import ErrorCode
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ConversationMemory,
@@ -63,16 +61,3 @@ async def load_conversation(
     documents = await catalog.list(tenant, conversation.user_id)
     recent = recent_lines(messages, exclude=exclude)
     return Loaded(Context(documents, registry, recent, year), messages, summary)
-
-
-def request_error(event: Envelope, code: ErrorCode, message: str, *, retryable: bool = False) -> ErrorEvent:
-    """The terminal error of ``event``'s request, published on its conversation."""
-    return ErrorEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
-        code=code,
-        message=message,
-        retryable=retryable,
-    )

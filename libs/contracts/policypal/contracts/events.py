@@ -305,6 +305,21 @@ class ErrorEvent(Envelope):
     message: str
     retryable: bool = False
 
+    @classmethod
+    def ending(
+        cls, request: Envelope, code: AnyErrorCode, message: str, *, retryable: bool = False
+    ) -> "ErrorEvent":
+        """The terminal error of ``request``'s request, on its thread."""
+        return cls(
+            tenant_id=request.tenant_id,
+            user_id=request.user_id,
+            request_id=request.request_id,
+            thread_id=request.thread_id,
+            code=code,
+            message=message,
+            retryable=retryable,
+        )
+
 
 AnyEvent = Annotated[
     DocumentUploaded

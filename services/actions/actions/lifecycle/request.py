@@ -147,7 +147,7 @@ async def run_action_request(
             outcome = await compose(event, progress, on_delta)
         except Refusal as refusal:
             await progress.settled()
-            await ending.finish(error_event(event, refusal.code, refusal.message, retryable=False))
+            await ending.finish(ErrorEvent.ending(event, refusal.code, refusal.message))
             return
         await progress.settled()
         if isinstance(outcome, Question):
@@ -160,7 +160,9 @@ async def run_action_request(
         # A line still in flight must not land after the error event.
         await progress.abandon()
         if final_delivery:
-            await ending.finish(error_event(event, ErrorCode.ACTION_FAILED, failure_sentence, retryable=True))
+            await ending.finish(
+                ErrorEvent.ending(event, ErrorCode.ACTION_FAILED, failure_sentence, retryable=True)
+            )
         raise
     finally:
         # Also on cancellation (shutdown): no status line outlives its request.
@@ -234,17 +236,4 @@ def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEven
         result=answer.result,
         cached=answer.cached,
         web_citations=answer.web_citations,
-    )
-
-
-def error_event(event: ActionRequested, code: ErrorCode, message: str, *, retryable: bool) -> ErrorEvent:
-    """The terminal error of ``event``."""
-    return ErrorEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
-        code=code,
-        message=message,
-        retryable=retryable,
     )

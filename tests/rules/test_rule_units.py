@@ -2,7 +2,8 @@
 
 import textwrap
 
-from policypal.rules.rule_units import EXTRACTION_VERSION, MAX_QUOTE_CHARS, quote_around, rule_units
+from policypal.contracts.limits import MAX_QUOTE_CHARS
+from policypal.rules.rule_units import EXTRACTION_VERSION, quote_around, rule_units
 from policypal.vectorstore import RulePoint
 from tests.rules.chunked_pages import chunks_of
 

@@ -1,7 +1,8 @@
 """Quotes are verbatim substrings of the chunk they cite, and at most 300 characters."""
 
-from actions.citing.citations import MAX_QUOTE_CHARS, is_verbatim, quote_from, verify_citations
+from actions.citing.citations import is_verbatim, quote_from, verify_citations
 from policypal.contracts import Citation
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 
 
 def citation(quote: str, chunk_id: str = "d1:0") -> Citation:

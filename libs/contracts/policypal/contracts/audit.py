@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from policypal.contracts.envelope import SafeId
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 
 AuditStatus = Literal["Compliant", "Minor Issues", "Major Violations", "Needs Review"]
 Severity = Literal["Critical", "High", "Medium", "Low"]
@@ -34,8 +35,10 @@ class AuditFinding(BaseModel):
     theme: str | None = Field(default=None, description="The source's theme (policy mode only).")
     severity: Severity
     consequence: str
-    source_quote: str = Field(max_length=300, description="Verbatim from the audited text or document.")
-    target_quote: str = Field(max_length=300, description="Verbatim from the target document.")
+    source_quote: str = Field(
+        max_length=MAX_QUOTE_CHARS, description="Verbatim from the audited text or document."
+    )
+    target_quote: str = Field(max_length=MAX_QUOTE_CHARS, description="Verbatim from the target document.")
     suggestion: str
     confidence_score: float = Field(ge=0.0, le=1.0, description="Retrieval similarity of the two quotes.")
     needs_review: bool = Field(default=False, description="A person must judge it (always so offline).")
@@ -68,13 +71,15 @@ class RuleCoverage(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     target_doc_id: SafeId
-    rule_quote: str = Field(max_length=300, description="Verbatim from the target document.")
+    rule_quote: str = Field(max_length=MAX_QUOTE_CHARS, description="Verbatim from the target document.")
     rule_page: int | None = Field(default=None, ge=1)
     rule_section: str | None = None
     rule_modality: Modality
     status: CoverageStatus
     source_quote: str | None = Field(
-        default=None, max_length=300, description="The clause that addresses or contradicts the rule."
+        default=None,
+        max_length=MAX_QUOTE_CHARS,
+        description="The clause that addresses or contradicts the rule.",
     )
     source_page: int | None = Field(default=None, ge=1)
     target_marker: int | None = Field(default=None, ge=1)

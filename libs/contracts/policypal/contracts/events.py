@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from policypal.contracts.audit import AuditResult
 from policypal.contracts.codes import AnyDocumentFailureCode, AnyErrorCode, AnyStatusStage
 from policypal.contracts.envelope import Envelope, SafeId
-from policypal.contracts.limits import MAX_SOURCE_TEXT
+from policypal.contracts.limits import MAX_QUOTE_CHARS, MAX_SOURCE_TEXT
 
 DocType = Literal["regulatory", "policy"]
 ActionName = Literal["summarize", "inquire", "compare", "audit"]
@@ -221,7 +221,7 @@ class Citation(_Part):
     version: str
     page: int | None = None
     chunk_id: str
-    quote: str = Field(max_length=300)
+    quote: str = Field(max_length=MAX_QUOTE_CHARS)
 
 
 class WebCitation(_Part):
@@ -230,7 +230,7 @@ class WebCitation(_Part):
     marker: int = Field(ge=1)
     url: str
     title: str
-    quote: str = Field(max_length=300)
+    quote: str = Field(max_length=MAX_QUOTE_CHARS)
 
 
 class Usage(_Part):

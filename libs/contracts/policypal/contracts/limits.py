@@ -12,5 +12,7 @@ MAX_DOCUMENTS: Final = 5
 MIN_COMPARE_DOCUMENTS: Final = 2
 #: The longest text an audit accepts to check (characters), over HTTP and on the bus alike.
 MAX_SOURCE_TEXT: Final = 50_000
+#: The longest verbatim quote a citation or an audit finding carries (characters).
+MAX_QUOTE_CHARS: Final = 300
 #: The longest chat message (characters): a user's, or a reviewer's answer shown as one.
 MAX_MESSAGE_TEXT: Final = 20_000

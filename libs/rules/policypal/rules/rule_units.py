@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.modality import ModalCue, modal_cue
 from policypal.rules.statements import Statement, segment
@@ -17,8 +18,6 @@ from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
 EXTRACTION_VERSION: Final = 5
-#: The contract's limit on a quote.
-MAX_QUOTE_CHARS: Final = 300
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.

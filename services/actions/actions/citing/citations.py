@@ -3,10 +3,8 @@
 from collections.abc import Mapping, Sequence
 
 from policypal.contracts import Citation
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.vectorstore import ChunkPlace
-
-#: The contract's limit on a quote (``Citation.quote``).
-MAX_QUOTE_CHARS = 300
 
 
 def quote_from(passage: str, limit: int = MAX_QUOTE_CHARS) -> str:

@@ -9,12 +9,13 @@ from general knowledge: when nothing matches, it says that nothing was found (do
 import re
 from dataclasses import dataclass, replace
 
-from actions.citing.citations import MAX_QUOTE_CHARS, cite, is_verbatim
+from actions.citing.citations import cite, is_verbatim
 from actions.inquire.lexical import asks_for_quantity, coverage, has_quantity, term_weights
 from actions.inquire.quotes import quote_span
 from actions.inquire.ranking import RankedChunk, Ranking, ScoredUnit
 from actions.inquire.units import plain
 from policypal.contracts import Citation, ResolvedDocument
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 
 #: Below this score (MiniLM cosine of a sentence, plus its share of the question's words) a passage
 #: is about something else: sentences that answer measure ~0.6-0.85, unrelated ones under ~0.25.

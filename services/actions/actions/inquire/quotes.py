@@ -11,9 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from actions.citing.citations import MAX_QUOTE_CHARS, quote_from
+from actions.citing.citations import quote_from
 from actions.inquire.lexical import coverage, has_quantity
 from actions.inquire.ranking import ScoredUnit
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 
 #: A unit that goes on from the one before: it points back at it ("This", "For example"), or it is
 #: the command or example the sentence introduced ("$ sudo ...", a path, a lower-case fragment).

@@ -10,13 +10,12 @@ grammatically but poorly: ``leans_on_context`` tells them apart so they can be r
 import re
 from typing import Final
 
+from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.statements import heading_text, is_contents_line
 
 #: Fewer words rarely make a point; more run past what a bullet should hold.
 MIN_WORDS: Final = 6
 MAX_WORDS: Final = 60
-#: Longer sentences could not be quoted whole (the citation quote limit).
-MAX_CHARS: Final = 300
 #: Prose is mostly letters: a line of fields, paths, versions or code is not.
 MIN_LETTER_SHARE: Final = 0.75
 
@@ -95,7 +94,8 @@ def reads_alone(sentence: str) -> bool:
     words = _TOKEN.findall(sentence)
     return (
         MIN_WORDS <= len(words) <= MAX_WORDS
-        and len(sentence) <= MAX_CHARS
+        # Longer sentences could not be quoted whole.
+        and len(sentence) <= MAX_QUOTE_CHARS
         and bool(_OPENS.match(sentence))
         and bool(_CLOSES.search(sentence))
         and _balanced(sentence)

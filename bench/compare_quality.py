@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
 from rapidfuzz import fuzz
 
 from actions.compare.comparison import compare
+from actions.lifecycle.request import ActionAnswer
 from bench.compare_versions import Paragraph, Version, fetch_versions, gold_changes, normalised
 from bench.ingestion import CACHE
 from bench.offline_pipeline import offline_pipeline
@@ -181,6 +183,12 @@ def _names_section(heading: str | None, paragraph: Paragraph) -> bool:
     return heading is not None and normalised(heading) == paragraph.key
 
 
+def wire_result(answer: ActionAnswer) -> dict[str, Any] | None:
+    """The answer's structured result as clients read it (JSON)."""
+    result = answer.result
+    return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+
+
 def redline_changes(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Every change the answer reports for its first pair: provisions, and retitled/new/removed sections."""
     [pair, *_] = result["pairs"]
@@ -245,9 +253,10 @@ async def run(show: str | None, keep: bool = False) -> dict[str, Any]:
                     embedder=embedder,
                 )
                 seconds = time.perf_counter() - started
-                if answer.result is None or answer.result["mode"] != "redline":
-                    raise SystemExit(f"{name}: not compared as a redline: {answer.result}")
-                reported = redline_changes(answer.result)
+                result = wire_result(answer)
+                if result is None or result["mode"] != "redline":
+                    raise SystemExit(f"{name}: not compared as a redline: {result}")
+                reported = redline_changes(result)
                 scores.append(score(name, first, second, reported, seconds, pages[second.id]))
                 lines = [await _lines(index, v) for v in (first, second)]
                 baseline.append(score(name, first, second, line_diff(*lines), 0.0, pages[second.id]))
@@ -261,7 +270,7 @@ async def run(show: str | None, keep: bool = False) -> dict[str, Any]:
                 answer = await compare(
                     request(versions, question), _no_progress, index=index, embedder=embedder
                 )
-                edits = json.dumps((answer.result or {}).get("changes", []), ensure_ascii=False)
+                edits = json.dumps((wire_result(answer) or {}).get("changes", []), ensure_ascii=False)
                 in_gold = any(
                     words in p.text for side in gold_changes(*(v.text for v in versions)) for p in side
                 )
@@ -276,7 +285,7 @@ async def run(show: str | None, keep: bool = False) -> dict[str, Any]:
             five_seconds = time.perf_counter() - started
         finally:
             await client.close()
-    return _results(scores, baseline, five_seconds, answer.result, topics)
+    return _results(scores, baseline, five_seconds, wire_result(answer), topics)
 
 
 async def _lines(index: ChunkIndex, version: Version) -> list[str]:

@@ -59,7 +59,13 @@ from ingestor.chunking import chunk_pages
 from ingestor.pdf_text import PdfText, extract_pages
 from ingestor.pipeline import ChunkingOptions
 from policypal.config import Settings
-from policypal.contracts import ActionRequested, DocumentReady, DocumentUploaded, ResolvedDocument
+from policypal.contracts import (
+    ActionRequested,
+    DocumentReady,
+    DocumentUploaded,
+    ResolvedDocument,
+    SummaryResult,
+)
 from policypal.embeddings import Embedder, MiniLMEmbedder
 from policypal.llm import LLM
 from policypal.rules import boilerplate_chunks
@@ -372,7 +378,7 @@ async def _llm_variant(
         finally:
             await llm.aclose()
         sent = [len(re.findall(r"^\[\d+\] “", r.messages[-1]["content"], re.M)) for r in server.requests]
-    result = answer.result or {}
+    result = answer.result.model_dump(mode="json") if isinstance(answer.result, SummaryResult) else {}
     reached = chapters_reached({p for c in answer.citations if (p := c.page) is not None}, chapters)
     return {
         "seconds": round(seconds, 2),

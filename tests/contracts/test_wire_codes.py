@@ -16,6 +16,7 @@ from policypal.contracts import (
     parse_event,
 )
 from policypal.contracts.audit import AuditResult
+from policypal.contracts.comparison import FocusedComparison
 
 SAMPLES = Path(__file__).parent / "samples" / "v1"
 
@@ -63,14 +64,18 @@ def test_dedup_ids_keep_their_prefixes() -> None:
     assert dedup_ids.interrupt_id_for("r1") == "interrupt-r1"
 
 
-def test_an_audit_result_is_read_as_the_model_and_other_results_stay_objects() -> None:
+def test_an_audit_result_is_read_as_the_model() -> None:
     response = json.loads((SAMPLES / "response.json").read_text())
     audit = json.loads((SAMPLES / "results" / "audit.result.json").read_text())
     as_audit = parse_event(json.dumps(response | {"action": "audit", "result": audit}))
     assert isinstance(as_audit, ResponseEvent)
     assert isinstance(as_audit.result, AuditResult)
+
+
+def test_a_drafted_focused_comparison_keeps_its_two_fields_on_the_wire() -> None:
+    response = json.loads((SAMPLES / "response.json").read_text())
     compare = {"mode": "focused", "topic": "retention"}
     as_compare = parse_event(json.dumps(response | {"action": "compare", "result": compare}))
     assert isinstance(as_compare, ResponseEvent)
-    assert as_compare.result == compare
+    assert isinstance(as_compare.result, FocusedComparison)
     assert json.loads(as_compare.model_dump_json())["result"] == compare

@@ -16,14 +16,15 @@ from policypal.bus import (
 )
 from policypal.config import Settings
 from policypal.contracts import ActionName, ActionRequested
+from policypal.contracts.action_registry import action_spec
 from policypal.contracts.streams import ACTIONS, DLQ, EVENTS
-from policypal.contracts.subjects import action_requested, dead_letter, tenant_action_requested
+from policypal.contracts.subjects import dead_letter, tenant_action_requested
 from policypal.llm import LLM
 
 
 def durable_name(action: ActionName) -> str:
     """The durable consumer of an action's worker; replicas share it and split the requests."""
-    return f"actions-{action}"
+    return action_spec(action).durable
 
 
 def configured_llm(settings: Settings, llm: LLM | None = None) -> LLM | None:
@@ -45,8 +46,8 @@ def action_router(
 
     ``failure_sentence`` is what the user is told when the last delivery of a request failed.
     """
-    subject = action_requested(action)
-    durable = durable_name(action)
+    spec = action_spec(action)
+    subject, durable = spec.subject, spec.durable
     router = NatsRouter()
     # Publishers declare the streams they write to at start-up, so start order does not matter.
     router.publisher("events.*.*.*", stream=jstream(EVENTS), title=f"{durable}:events")

@@ -7,7 +7,7 @@ A widget visitor gets actions and the web only.
 """
 
 from collections import Counter
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
@@ -17,18 +17,13 @@ from gateway.resources import ResourcesDep
 from gateway.sets import PALETTE, sets_with_counts
 from policypal.auth.http import BearerPrincipal
 from policypal.contracts import ActionName
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from policypal.state import DocumentRecord, set_key
 
 router = APIRouter(prefix="/v1/mentions", tags=["mentions"])
 
 MentionKind = Literal["action", "set", "document", "web"]
 
-_ACTION_HINTS: dict[str, str] = {
-    "summarize": "Summarize a document",
-    "inquire": "Ask a question answered from your documents",
-    "compare": "Compare two or more documents",
-    "audit": "Audit a policy against regulations",
-}
 _WEB_LABEL = "web"
 _WEB_HINT = "Also search the web"
 
@@ -73,13 +68,13 @@ def mention_text(label: str) -> str:
 
 
 def action_suggestions(prefix: str) -> list[MentionSuggestion]:
-    """The actions whose name starts with ``prefix``."""
+    """The registered actions whose name starts with ``prefix``, in the registry's order."""
     return [
         MentionSuggestion(
-            kind="action", label=name, detail=_ACTION_HINTS[name], insert_text=f"@{name}", action=name
+            kind="action", label=spec.name, detail=spec.hint, insert_text=f"@{spec.name}", action=spec.name
         )
-        for name in get_args(ActionName)
-        if matches(name, prefix)
+        for spec in ACTION_REGISTRY
+        if matches(spec.name, prefix)
     ]
 
 

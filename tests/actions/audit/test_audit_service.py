@@ -2,19 +2,19 @@
 
 import json
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
-from actions.audit.service import DURABLE, SUBJECT, build_router
 from actions.drafting import llm_fallback_notice
+from policypal.contracts import AuditOptions
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
-from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
 from policypal.state import ConversationStore
+from policypal.vectorstore import ChunkIndex
+from tests.actions.action_service_suite import ActionServiceSuite, Ask, Refused, action_harness
 from tests.actions.audit.conftest import TENANT, Library
 from tests.actions.policy_library import (
     EMAIL,
@@ -28,27 +28,74 @@ from tests.actions.policy_library import (
     TRANSFER_RULE,
 )
 from tests.actions.worker_harness import (
+    IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
     request,
-    worker_harness,
 )
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture
-async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
-    async with worker_harness(
-        str(nats_server.url),
-        redis_client,
-        TENANT,
-        durable=DURABLE,
-        subject=SUBJECT,
-        build_router=build_router,
-    ) as worker:
-        yield worker
+harness = action_harness(TENANT, "audit")
+HEADINGS_ONLY = "# Scope\n\n## Definitions\n\nRetention"
+
+
+class TestAuditService(ActionServiceSuite):
+    TENANT = TENANT
+    ACTION = "audit"
+    FALLBACK_WHAT = "audit"
+    # Policy mode: the policy is read clause by clause from the index.
+    ANSWERABLE = Ask(
+        "Audit our policy",
+        ("policy", "reg24", "reg25"),
+        {"source_document_id": "policy", "target_document_ids": ["reg24", "reg25"]},
+    )
+    REFUSALS = (
+        Refused(
+            Ask("audit", ("reg24",), {"target_document_ids": ["reg24"]}),
+            "audit_needs_source",
+            "paste the text",
+            name="nothing-to-audit",
+        ),
+        Refused(
+            Ask("audit", ("reg24",), {"target_document_ids": ["reg24"], "source_text": HEADINGS_ONLY}),
+            "audit_needs_source",
+            "only headings",
+            name="headings-only",
+        ),
+        # The same text in the audit's own options (no flat field set): the worker reads them.
+        Refused(
+            Ask(
+                "audit",
+                ("reg24",),
+                {"audit": AuditOptions(source_text=HEADINGS_ONLY, target_document_ids=["reg24"])},
+            ),
+            "audit_needs_source",
+            "only headings",
+            name="headings-only-in-audit-options",
+        ),
+    )
+
+    def index_of(self, library: Library) -> ChunkIndex:
+        return library[0]
+
+    def documents_of(self, library: Library) -> list[IndexedDocument]:
+        return library[1]
+
+    def assert_fallback(self, body: dict[str, Any], openai_server: ScriptedOpenAI) -> None:
+        # The judgement call and its one retry, then the offline audit.
+        assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
+            "ClauseJudgements"
+        ] * 2
+        result = AuditResult.model_validate(body["result"])
+        assert (result.mode, result.overall_status, result.source_document_id) == (
+            "policy",
+            "Major Violations",
+            "policy",
+        )
+        assert _finding(result, "reg24", POLICY_RETENTION).assessed_by == "offline-rules"
 
 
 def _finding(result: AuditResult, target: str, source: str) -> Any:
@@ -202,31 +249,6 @@ async def test_a_target_without_rules_is_named_as_such(
     assert "No binding rules found: this document states no obligation" in body["answer"]
 
 
-@pytest.mark.parametrize(
-    ("extra", "code", "said"),
-    [
-        ({}, "audit_needs_source", "paste the text"),
-        ({"source_text": "# Scope\n\n## Definitions\n\nRetention"}, "audit_needs_source", "only headings"),
-    ],
-)
-async def test_an_audit_with_nothing_to_check_is_refused_with_a_reason(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    extra: dict[str, Any],
-    code: str,
-    said: str,
-) -> None:
-    index, (_, reg24, _) = library
-    broker = await harness.start(index, embedder)
-    await harness.ask(
-        broker, request(TENANT, "audit", "audit", [reg24], target_document_ids=["reg24"], **extra)
-    )
-    body = await harness.terminal(TENANT, "error")
-    assert (body["code"], body["retryable"]) == (code, False)
-    assert said in body["message"]
-
-
 def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:
     """The clauses a judgement prompt showed the model, with their candidate rules by id."""
     shown: dict[int, tuple[str, dict[str, str]]] = {}
@@ -305,44 +327,6 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     assert body["usage"]["cost_usd"] == pytest.approx(
         (1900 * price.prompt_per_million + 125 * price.completion_per_million) / 1e6
     )
-
-
-async def test_llm_server_errors_fall_back_to_the_offline_policy_audit_with_a_notice(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    openai_server: ScriptedOpenAI,
-    llm: LLM,
-) -> None:
-    index, (policy, reg24, reg25) = library
-    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
-    broker = await harness.start(index, embedder, llm=llm)
-    event = request(
-        TENANT,
-        "audit",
-        "Audit our policy",
-        [policy, reg24, reg25],
-        source_document_id="policy",
-        target_document_ids=["reg24", "reg25"],
-    )
-    await harness.ask(broker, event)
-    body = await harness.terminal(TENANT)
-
-    # The judgement call and its one retry, then the offline audit.
-    assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
-        "ClauseJudgements"
-    ] * 2
-    assert openai_server.pending == 0
-    assert body["model"] == "offline-extractive"
-    assert body["notices"] == [llm_fallback_notice("audit")]
-    result = AuditResult.model_validate(body["result"])
-    assert (result.mode, result.overall_status, result.source_document_id) == (
-        "policy",
-        "Major Violations",
-        "policy",
-    )
-    assert _finding(result, "reg24", POLICY_RETENTION).assessed_by == "offline-rules"
-    assert_citations_verbatim(body, [policy, reg24, reg25])
 
 
 async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(

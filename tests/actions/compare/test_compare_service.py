@@ -4,16 +4,15 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
-from redis.asyncio import Redis
 
-from actions.compare.service import DURABLE, SUBJECT, build_router
 from actions.drafting import llm_fallback_notice
-from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
 from policypal.vectorstore import ChunkIndex
+from tests.actions.action_service_suite import ActionServiceSuite, Ask, Refused, action_harness
 from tests.actions.policy_library import COMPANY_POLICY, REGULATION_2024, REGULATION_2025, RETENTION_2024
 from tests.actions.worker_harness import (
     IndexedDocument,
@@ -24,7 +23,6 @@ from tests.actions.worker_harness import (
     local_index,
     prompt_passages,
     request,
-    worker_harness,
 )
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
@@ -52,17 +50,27 @@ async def library(
         yield index, documents
 
 
-@pytest.fixture
-async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
-    async with worker_harness(
-        str(nats_server.url),
-        redis_client,
-        TENANT,
-        durable=DURABLE,
-        subject=SUBJECT,
-        build_router=build_router,
-    ) as worker:
-        yield worker
+harness = action_harness(TENANT, "compare")
+
+
+class TestCompareService(ActionServiceSuite):
+    TENANT = TENANT
+    ACTION = "compare"
+    FALLBACK_WHAT = "comparison"
+    # Versions of one document: a redline, which reads each version whole from the index.
+    ANSWERABLE = Ask("Compare these two versions", ("reg24", "reg25"))
+    REFUSALS = (Refused(Ask("compare", ("reg24",)), "compare_needs_2_to_5_documents"),)
+
+    def index_of(self, library: Library) -> ChunkIndex:
+        return library[0]
+
+    def documents_of(self, library: Library) -> list[IndexedDocument]:
+        return library[1]
+
+    def assert_fallback(self, body: dict[str, Any], openai_server: ScriptedOpenAI) -> None:
+        # The model's account failed: the redline stands alone.
+        assert body["result"]["mode"] == "redline"
+        assert "~~seven~~" in body["answer"]
 
 
 async def test_versions_of_one_document_get_a_redline_of_the_planted_change_and_the_new_page(
@@ -182,16 +190,6 @@ async def test_a_topic_asked_of_versions_shows_what_changed_on_it(
     assert [c["kind"] for c in pair["changes"]] == ["changed"]
     assert_citations_verbatim(body, [reg24, reg25])
     assert await harness.statuses(TENANT) == ["mode", "retrieving", "comparing", "redlining"]
-
-
-async def test_one_document_is_refused_with_a_reason(
-    harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder
-) -> None:
-    index, (reg24, _, _) = library
-    broker = await harness.start(index, embedder)
-    await harness.ask(broker, request(TENANT, "compare", "compare", [reg24]))
-    body = await harness.terminal(TENANT, "error")
-    assert (body["code"], body["retryable"]) == ("compare_needs_2_to_5_documents", False)
 
 
 THEMES = {"themes": ["Record retention", "Data transfers", "Incident reporting"]}
@@ -383,24 +381,4 @@ async def test_llm_writes_the_account_of_a_redline_whose_evidence_stays_verbatim
     assert "[40]" not in answer
     assert answer.index("~~seven~~") > answer.index("## What the changes mean")
     assert (body["result"]["mode"], body["result"]["drafted"]) == ("redline", True)
-    assert_citations_verbatim(body, [reg24, reg25])
-
-
-async def test_llm_failure_on_a_redline_answers_with_the_redline_and_a_notice(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    openai_server: ScriptedOpenAI,
-    llm: LLM,
-) -> None:
-    index, (reg24, reg25, _) = library
-    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
-    broker = await harness.start(index, embedder, llm=llm)
-    await harness.ask(broker, request(TENANT, "compare", "Compare these two versions", [reg24, reg25]))
-    body = await harness.terminal(TENANT)
-
-    assert openai_server.pending == 0
-    assert (body["model"], body["result"]["mode"]) == ("offline-extractive", "redline")
-    assert body["notices"] == [llm_fallback_notice("comparison")]
-    assert "~~seven~~" in body["answer"]
     assert_citations_verbatim(body, [reg24, reg25])

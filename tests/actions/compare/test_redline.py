@@ -8,7 +8,7 @@ from actions.compare.provisions import document_provisions
 from actions.compare.redline import VersionText, compose_redline, redline, version_pairs
 from actions.wording_differences import text_key
 from ingestor.chunking import normalize_text, split_text
-from policypal.contracts import ResolvedDocument
+from policypal.contracts import RedlineComparison, ResolvedDocument
 from policypal.vectorstore import ChunkPoint
 
 _FILLER = [
@@ -122,7 +122,8 @@ def test_the_answer_marks_changed_words_and_cites_both_versions_verbatim() -> No
 
     assert "at least ~~seven~~ members" in answer.answer
     assert "at least **five** members" in answer.answer
-    [pair] = answer.result["pairs"] if answer.result else []
+    assert isinstance(answer.result, RedlineComparison)
+    [pair] = answer.result.model_dump(mode="json")["pairs"]
     assert pair["counts"]["changed"] == 2
     assert pair["counts"]["added"] == 1
     assert pair["counts"]["removed"] == 1

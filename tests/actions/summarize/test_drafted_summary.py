@@ -11,7 +11,7 @@ from actions.summarize.document_parts import document_parts
 from actions.summarize.drafted_summary import call_budget, draft_summary, packed_calls, part_materials
 from actions.summarize.extractive_summary import DocumentSummary
 from actions.summarize.key_statements import digest_document
-from policypal.contracts import ActionRequested, ResolvedDocument
+from policypal.contracts import ActionRequested, ResolvedDocument, SummaryResult
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM
 from tests.actions.summarize.chunk_builder import paged
@@ -103,8 +103,8 @@ async def test_a_long_document_is_mapped_within_the_budget_then_reduced_and_cite
     assert set(by_marker) == {1, 11}
     assert (by_marker[1].page, by_marker[11].page) == (1, 11)
     assert "payments register" in by_marker[11].quote
-    assert answer.result is not None
-    assert (answer.result["model_calls"], answer.result["passages_sent"]) == (3, 12)
+    assert isinstance(answer.result, SummaryResult)
+    assert (answer.result.model_calls, answer.result.passages_sent) == (3, 12)
     assert (answer.usage.prompt_tokens, answer.usage.completion_tokens) == (4100, 300)
 
 

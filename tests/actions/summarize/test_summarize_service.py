@@ -9,13 +9,11 @@ from redis.asyncio import Redis
 
 from actions.drafting import llm_fallback_notice
 from actions.stratified_sampling import sample_document
-from actions.summarize.service import DURABLE, SUBJECT, build_router
-from policypal.contracts import ErrorNotice
-from policypal.devstack import ManagedProcess
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, SYSTEM_PREFIX, price_of
 from policypal.state import ConversationStore
-from policypal.vectorstore import ChunkIndex, ChunkPoint
+from policypal.vectorstore import ChunkIndex
+from tests.actions.action_service_suite import ActionServiceSuite, Ask, Refused, action_harness
 from tests.actions.conftest import LLAMA_MODEL_ALIAS, LLAMA_SECONDS
 from tests.actions.policy_library import REGULATION_2024
 from tests.actions.worker_harness import (
@@ -28,10 +26,8 @@ from tests.actions.worker_harness import (
     local_index,
     prompt_passages,
     request,
-    worker_harness,
 )
 from tests.pdf_factory import page_sentences
-from tests.support.jetstream import payload, wait_for_messages
 from tests.support.openai_server import RecordedRequest, Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
@@ -105,17 +101,21 @@ async def library(
         yield index, handbook, regulation, manual
 
 
-@pytest.fixture
-async def harness(nats_server: ManagedProcess, redis_client: Redis) -> AsyncIterator[WorkerHarness]:
-    async with worker_harness(
-        str(nats_server.url),
-        redis_client,
-        TENANT,
-        durable=DURABLE,
-        subject=SUBJECT,
-        build_router=build_router,
-    ) as worker:
-        yield worker
+harness = action_harness(TENANT, "summarize")
+
+
+class TestSummarizeService(ActionServiceSuite):
+    TENANT = TENANT
+    ACTION = "summarize"
+    FALLBACK_WHAT = "summary"
+    ANSWERABLE = Ask("", ("handbook",))
+    REFUSALS = (Refused(Ask("summarise", ()), "no_documents"),)
+
+    def index_of(self, library: Library) -> ChunkIndex:
+        return library[0]
+
+    def documents_of(self, library: Library) -> list[IndexedDocument]:
+        return list(library[1:])
 
 
 async def test_sample_spans_the_whole_document_and_only_this_tenant(
@@ -218,43 +218,6 @@ async def test_a_structured_document_is_summarised_chapter_by_chapter_without_fr
     assert [p["title"] for p in parts if p["points"]] == [h.strip("*") for h in headings]
 
 
-async def test_no_document_is_refused_with_a_reason(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-) -> None:
-    broker = await harness.start(library[0], embedder)
-    await harness.ask(broker, request(TENANT, "summarize", "summarise", []))
-    body = await harness.terminal(TENANT, "error")
-    assert (body["code"], body["retryable"]) == ("no_documents", False)
-
-
-class UnreachableIndex(ChunkIndex):
-    """Qdrant is down."""
-
-    async def document_chunks(self, *, tenant_id: str, user_id: str, document_id: str) -> list[ChunkPoint]:
-        raise ConnectionError("qdrant unreachable")
-
-
-async def test_last_failed_delivery_tells_the_user_before_dead_lettering(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    redis_client: Redis,
-) -> None:
-    broken = UnreachableIndex(library[0]._client, model_id=embedder.model_id, dimension=embedder.dimension)
-    broker = await harness.start(broken, embedder, max_deliver=1)
-    event = request(TENANT, "summarize", "", [library[1]])
-    await harness.ask(broker, event)
-
-    body = await harness.terminal(TENANT, "error")
-    assert (body["code"], body["retryable"]) == ("action_failed", True)
-    letters = await wait_for_messages(harness.js, "DLQ", f"dlq.{SUBJECT}")
-    assert event.request_id in {payload(m)["request_id"] for m in letters}
-    [turn] = await ConversationStore(redis_client).messages(TENANT, "conv1")
-    assert turn.metadata == ErrorNotice(error_code="action_failed")
-
-
 def draft_for(user: str) -> str:
     """A draft citing the first handbook passage, the first regulation passage and one never listed."""
     regulation = user.index("## Document: “Records Regulation”")
@@ -324,25 +287,6 @@ async def test_llm_summary_is_streamed_per_document_and_cited_after_a_rate_limit
     assert body["usage"]["cost_usd"] == pytest.approx(
         (5000 * price.prompt_per_million + 80 * price.completion_per_million) / 1e6
     )
-
-
-async def test_llm_failure_falls_back_to_the_offline_summary_with_a_notice(
-    harness: WorkerHarness,
-    library: Library,
-    embedder: MiniLMEmbedder,
-    openai_server: ScriptedOpenAI,
-    llm: LLM,
-) -> None:
-    index, handbook, _, _ = library
-    openai_server.enqueue(Reply.failure(500), Reply.failure(500))
-    broker = await harness.start(index, embedder, llm=llm)
-    await harness.ask(broker, request(TENANT, "summarize", "", [handbook]))
-    body = await harness.terminal(TENANT)
-
-    assert body["model"] == "offline-extractive"
-    assert llm_fallback_notice("summary") in body["notices"]
-    assert_citations_verbatim(body, [handbook])
-    assert len(openai_server.requests) == 2
 
 
 @pytest.mark.slow

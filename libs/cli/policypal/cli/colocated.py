@@ -18,19 +18,11 @@ RouterFactory = Callable[..., NatsRouter]
 
 
 def _router_factories() -> dict[str, RouterFactory]:
-    from actions.audit.service import build_router as audit_router
-    from actions.compare.service import build_router as compare_router
-    from actions.inquire.service import build_router as inquire_router
-    from actions.summarize.service import build_router as summarize_router
+    # Every registered action's worker (policypal.contracts.action_registry), beside the ingestor.
+    from actions.action_workers import action_router_builders
     from ingestor.service import build_router as ingestor_router
 
-    return {
-        "ingestor": ingestor_router,
-        "actions.inquire": inquire_router,
-        "actions.summarize": summarize_router,
-        "actions.compare": compare_router,
-        "actions.audit": audit_router,
-    }
+    return {"ingestor": ingestor_router, **action_router_builders()}
 
 
 async def run_colocated(settings: Settings, names: list[str]) -> None:

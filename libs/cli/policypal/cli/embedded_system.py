@@ -20,10 +20,11 @@ from types import FrameType
 from policypal.auth import issue_token
 from policypal.cli.bus_credentials import BusCredentials
 from policypal.config import Settings
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from policypal.devstack import ManagedProcess, Supervisor, start_nats_server, start_valkey, stop_together
 
 #: Workers that open Qdrant; colocated when Qdrant is local.
-VECTOR_WORKERS = ("ingestor", "actions.inquire", "actions.summarize", "actions.compare", "actions.audit")
+VECTOR_WORKERS = ("ingestor", *(spec.worker for spec in ACTION_REGISTRY))
 COLOCATED = "ingestor+actions"
 #: Started from wheels when no URL is given; stopped last, once every service has drained.
 INFRASTRUCTURE = frozenset({"nats-server", "valkey"})

@@ -1,6 +1,18 @@
 """PolicyPal wire formats: event models, subject names, stream specs. No I/O here."""
 
+from policypal.contracts.action_options import (
+    AuditOptions,
+    InquireOptions,
+    audit_options,
+    inquire_options,
+)
 from policypal.contracts.codes import DocumentFailureCode, ErrorCode, StatusStage
+from policypal.contracts.comparison import (
+    CompareResult,
+    FocusedComparison,
+    HolisticComparison,
+    RedlineComparison,
+)
 from policypal.contracts.envelope import SCHEMA_VERSION, Envelope, new_event_id
 from policypal.contracts.events import (
     CHAT_TERMINAL_TYPES,
@@ -8,6 +20,7 @@ from policypal.contracts.events import (
     EVENT_TYPES,
     ActionName,
     ActionRequested,
+    ActionResult,
     ChatMentions,
     ChatRequested,
     ChatResumed,
@@ -53,6 +66,7 @@ from policypal.contracts.message_metadata import (
     UnrecognisedMetadata,
 )
 from policypal.contracts.resume_point import ResumePoint
+from policypal.contracts.summary import DocumentCoverage, PartCoverage, SummaryResult
 
 __all__ = [
     "CHAT_TERMINAL_TYPES",
@@ -61,16 +75,20 @@ __all__ = [
     "SCHEMA_VERSION",
     "ActionName",
     "ActionRequested",
+    "ActionResult",
     "AnswerDetails",
     "AnsweredInterrupt",
     "ApiRequestOrigin",
     "AskedQuestion",
+    "AuditOptions",
     "ChatMentions",
     "ChatRequested",
     "ChatResumed",
     "Citation",
+    "CompareResult",
     "ConfidenceTier",
     "DocType",
+    "DocumentCoverage",
     "DocumentDeleted",
     "DocumentFailed",
     "DocumentFailureCode",
@@ -83,9 +101,12 @@ __all__ = [
     "EscalationEvent",
     "EscalationNotice",
     "EscalationStatus",
+    "FocusedComparison",
     "HistoryTurn",
+    "HolisticComparison",
     "IngestProgress",
     "IngestStage",
+    "InquireOptions",
     "InterruptAnswer",
     "InterruptEvent",
     "InterruptKind",
@@ -93,6 +114,8 @@ __all__ = [
     "MessageMentions",
     "MessageMetadata",
     "PalAssistPrompt",
+    "PartCoverage",
+    "RedlineComparison",
     "ResolvedDocument",
     "ResponseEvent",
     "ResumeKind",
@@ -101,11 +124,14 @@ __all__ = [
     "ReviewerAnswer",
     "StatusEvent",
     "StatusStage",
+    "SummaryResult",
     "TokenEvent",
     "UnrecognisedMetadata",
     "Usage",
     "UserContext",
     "WebCitation",
+    "audit_options",
+    "inquire_options",
     "new_event_id",
     "parse_event",
 ]

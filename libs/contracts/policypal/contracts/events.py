@@ -7,10 +7,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from policypal.contracts.action_options import AuditOptions, InquireOptions
 from policypal.contracts.audit import AuditResult
 from policypal.contracts.codes import AnyDocumentFailureCode, AnyErrorCode, AnyStatusStage
+from policypal.contracts.comparison import CompareResult
 from policypal.contracts.envelope import Envelope, SafeId
 from policypal.contracts.limits import MAX_QUOTE_CHARS, MAX_SOURCE_TEXT
+from policypal.contracts.summary import SummaryResult
 
 DocType = Literal["regulatory", "policy"]
 ActionName = Literal["summarize", "inquire", "compare", "audit"]
@@ -18,6 +21,10 @@ IngestStage = Literal["stored", "parsing", "parsed", "chunked", "embedding", "em
 InterruptKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low"]
 ResumeKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low", "cancel"]
 ConfidenceTier = Literal["high", "medium", "low"]
+
+
+#: The structured result of an action, one model per action (and per compare mode).
+ActionResult = AuditResult | SummaryResult | CompareResult
 
 
 class _Part(BaseModel):
@@ -154,6 +161,23 @@ class ActionRequested(Envelope):
     accept_low_confidence: bool = Field(
         default=False, description="The user chose to continue despite weak retrieval: answer with a caution."
     )
+    # Per-action options beside the flat fields above (which stay); workers read them through
+    # ``policypal.contracts.action_options`` (sub-model first, else the flat fields).
+    audit: AuditOptions | None = Field(default=None, description="An audit's options (else the flat fields).")
+    inquire: InquireOptions | None = Field(
+        default=None, description="An inquiry's options (else the flat fields)."
+    )
+    published_scope: bool = Field(
+        default=False,
+        description="A widget customer's request: ``documents`` are the tenant's published documents, "
+        "searched whoever owns them, never the customer's own library.",
+    )
+    escalate_below: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="The tenant's confidence threshold for widget answers: a weaker one goes to a person.",
+    )
 
 
 class InterruptOption(_Part):
@@ -261,9 +285,10 @@ class ResponseEvent(Envelope):
     caution: str | None = Field(default=None, description="Shown with a medium-confidence answer.")
     notices: list[str] = Field(default_factory=list)
     cached: bool = False
-    # Left to right: an audit report is read as the AuditResult it is; other actions' results (whose
-    # shape depends on their mode) stay JSON objects.
-    result: Annotated[AuditResult | dict[str, Any] | None, Field(union_mode="left_to_right")] = Field(
+    # Left to right: each action's result is read as its model (an audit's needs ``overall_status``, a
+    # summary's ``documents``, a comparison's a known ``mode``); a result none of them reads (a newer
+    # producer's) stays the JSON object it is, so the event still parses (ADR 0002).
+    result: Annotated[ActionResult | dict[str, Any] | None, Field(union_mode="left_to_right")] = Field(
         default=None, description="Structured result of the action (e.g. the audit report), when it has one."
     )
     web_citations: list[WebCitation] = Field(

@@ -6,22 +6,30 @@ Run ``python -m policypal.contracts.schemas DIR`` to write one ``<type>.v1.json`
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import TypeAdapter
 
 from policypal.contracts.audit import AuditResult
+from policypal.contracts.comparison import CompareResult
 from policypal.contracts.envelope import SCHEMA_VERSION
 from policypal.contracts.events import EVENT_TYPES
+from policypal.contracts.summary import SummaryResult
 
 #: Structured results carried inside events (``ResponseEvent.result``), exported beside the events.
-RESULT_TYPES: dict[str, type[BaseModel]] = {"audit.result": AuditResult}
+RESULT_TYPES: dict[str, Any] = {
+    "audit.result": AuditResult,
+    "summary.result": SummaryResult,
+    "compare.result": CompareResult,
+}
 
 
 def event_schemas() -> dict[str, dict[str, object]]:
     """File name -> JSON Schema of every event type and of every structured result."""
-    models: dict[str, type[BaseModel]] = {**EVENT_TYPES, **RESULT_TYPES}
+    models: dict[str, Any] = {**EVENT_TYPES, **RESULT_TYPES}
+    # A TypeAdapter also exports a union of models (the compare modes), which has no class of its own.
     return {
-        f"{name}.v{SCHEMA_VERSION}.json": model.model_json_schema(mode="serialization")
+        f"{name}.v{SCHEMA_VERSION}.json": TypeAdapter(model).json_schema(mode="serialization")
         for name, model in sorted(models.items())
     }
 

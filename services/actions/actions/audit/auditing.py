@@ -25,7 +25,7 @@ from actions.audit.target_rules import target_rules
 from actions.drafting import document_name, llm_fallback_notice
 from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
-from policypal.contracts import ActionRequested, ResolvedDocument, Usage
+from policypal.contracts import ActionRequested, ResolvedDocument, Usage, audit_options
 from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.contracts.limits import MAX_DOCUMENTS
 from policypal.embeddings import Embedder
@@ -101,12 +101,13 @@ def _composed(
 
 async def _source(event: ActionRequested, progress: Progress, index: ChunkIndex) -> AuditSource:
     """The clauses to check; refused with a clear reason when there are none or the text is too long."""
-    if event.source_document_id is not None:
-        document = next((d for d in event.documents if d.document_id == event.source_document_id), None)
+    options = audit_options(event)
+    if options.source_document_id is not None:
+        document = next((d for d in event.documents if d.document_id == options.source_document_id), None)
         title = document_name(document) if document else "the tagged policy"
         await progress(StatusStage.SAMPLING, f"Reading {title} clause by clause…")
         chunks = await index.document_chunks(
-            tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.source_document_id
+            tenant_id=event.tenant_id, user_id=event.user_id, document_id=options.source_document_id
         )
         if not chunks:
             raise Refusal(
@@ -119,8 +120,8 @@ async def _source(event: ActionRequested, progress: Progress, index: ChunkIndex)
                 ErrorCode.AUDIT_NEEDS_SOURCE,
                 f"{title} has headings but no sentence that states anything to check.",
             )
-        return AuditSource(title, clauses, event.source_document_id)
-    text = event.source_text if event.source_text and event.source_text.strip() else None
+        return AuditSource(title, clauses, options.source_document_id)
+    text = options.source_text if options.source_text and options.source_text.strip() else None
     if text is None:
         raise Refusal(
             ErrorCode.AUDIT_NEEDS_SOURCE,
@@ -143,17 +144,22 @@ async def _match(
     index: ChunkIndex,
     embedder: Embedder,
 ) -> Matched:
-    rules = TargetRules.of(await target_rules(event, target, index=index, embedder=embedder))
+    stored = await target_rules(event, target, index=index, embedder=embedder)
+    passages = await index.document_chunk_vectors(
+        tenant_id=event.tenant_id, user_id=event.user_id, document_id=target.document_id
+    )
+    rules = TargetRules.of(stored, passages)
     return Matched(target, rules, governing_rules([c.text for c in clauses], vectors, rules))
 
 
 def _targets(event: ActionRequested) -> list[ResolvedDocument]:
     """The documents to audit against: the request's targets, else every document but the source."""
-    wanted = event.target_document_ids or [
-        d.document_id for d in event.documents if d.document_id != event.source_document_id
+    options = audit_options(event)
+    wanted = options.target_document_ids or [
+        d.document_id for d in event.documents if d.document_id != options.source_document_id
     ]
     targets = [
-        d for d in event.documents if d.document_id in wanted and d.document_id != event.source_document_id
+        d for d in event.documents if d.document_id in wanted and d.document_id != options.source_document_id
     ]
     if not targets:
         raise Refusal(

@@ -20,7 +20,7 @@ from actions.extracts import embed_extracts, sentence_extracts
 from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
 from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
-from policypal.contracts import ActionRequested, ResolvedDocument
+from policypal.contracts import ActionRequested, FocusedComparison, ResolvedDocument
 from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.contracts.limits import MAX_DOCUMENTS, MIN_COMPARE_DOCUMENTS
 from policypal.embeddings import Embedder
@@ -211,7 +211,11 @@ async def _focused(
         answer,
         answer=answer.answer + "\n" + "\n".join(changes.lines),
         citations=[*answer.citations, *changes.citations],
-        result={**(answer.result or {}), "changes": changes.result},
+        result=(
+            answer.result.model_copy(update={"changes": changes.result})
+            if isinstance(answer.result, FocusedComparison)
+            else FocusedComparison(topic=topic, changes=changes.result)
+        ),
     )
 
 

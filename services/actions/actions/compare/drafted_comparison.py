@@ -18,7 +18,13 @@ from pydantic import BaseModel, Field
 from actions.citing.grounding import keep_markers
 from actions.drafting import documents_section, draft_cited, stream_draft
 from actions.lifecycle.request import ActionAnswer, OnDelta
-from policypal.contracts import ActionRequested, ResolvedDocument
+from policypal.contracts import (
+    ActionRequested,
+    FocusedComparison,
+    HolisticComparison,
+    RedlineComparison,
+    ResolvedDocument,
+)
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, Prompt, add_usage
 from policypal.vectorstore import ChunkPoint
@@ -123,7 +129,7 @@ async def draft_holistic(
     return ActionAnswer(
         answer=draft.answer,
         citations=draft.citations,
-        result={"mode": "holistic", "themes": themes, "theme_attempts": found.attempts},
+        result=HolisticComparison(themes=themes, theme_attempts=found.attempts),
         model=draft.model,
         usage=add_usage(found.usage, draft.usage),
     )
@@ -152,7 +158,7 @@ async def draft_focused(
     return ActionAnswer(
         answer=draft.answer,
         citations=draft.citations,
-        result={"mode": "focused", "topic": topic},
+        result=FocusedComparison(topic=topic),
         model=draft.model,
         usage=draft.usage,
     )
@@ -174,7 +180,11 @@ async def draft_redline(
     return replace(
         redline,
         answer=f"{account}\n\n{redline.answer}",
-        result={**(redline.result or {}), "drafted": True},
+        result=(
+            redline.result.model_copy(update={"drafted": True})
+            if isinstance(redline.result, RedlineComparison)
+            else redline.result
+        ),
         model=completion.model,
         usage=completion.usage,
     )

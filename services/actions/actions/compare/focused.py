@@ -16,7 +16,8 @@ from actions.extracts import Extract
 from actions.lifecycle.request import ActionAnswer
 from actions.passage_alignment import align
 from actions.wording_differences import changed_words, same_wording
-from policypal.contracts import ResolvedDocument
+from policypal.contracts import FocusedComparison, ResolvedDocument
+from policypal.contracts.comparison import ChangedWords, CounterpartDifference
 
 #: all-MiniLM-L6-v2: a sentence on the topic scores ~0.5-0.85 against it, an unrelated one < 0.3.
 TOPIC_FLOOR = 0.35
@@ -65,7 +66,9 @@ def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> ActionAn
         said = "<br>".join(cells) or "Not addressed: no passage on this topic was found."
         rows.append(f"| {_cell(_name(doc.document))} | {said} |")
 
-    differences, alike, result_differences = [], [], []
+    differences: list[str] = []
+    alike: list[str] = []
+    result_differences: list[CounterpartDifference] = []
     for (a, first), (b, second) in combinations(enumerate(documents), 2):
         left_pos, right_pos = chosen[a], chosen[b]
         for pair in align(first.vectors[left_pos], second.vectors[right_pos]):
@@ -84,11 +87,11 @@ def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> ActionAn
                 f"- {_name(first.document)} [{m1}] → {_name(second.document)} [{m2}]: {changed}."
             )
             result_differences.append(
-                {
-                    "documents": [first.document.document_id, second.document.document_id],
-                    "markers": [m1, m2],
-                    "changes": [{"before": c.before, "after": c.after} for c in changes],
-                }
+                CounterpartDifference(
+                    documents=(first.document.document_id, second.document.document_id),
+                    markers=(m1, m2),
+                    changes=[ChangedWords(before=c.before, after=c.after) for c in changes],
+                )
             )
     missing = [_name(doc.document) for doc, positions in zip(documents, chosen, strict=True) if not positions]
     lines = [
@@ -110,7 +113,7 @@ def compose_focused(topic: str, documents: Sequence[TopicSentences]) -> ActionAn
     return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
-        result={"mode": "focused", "topic": topic, "differences": result_differences},
+        result=FocusedComparison(topic=topic, differences=result_differences),
     )
 
 

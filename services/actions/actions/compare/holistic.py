@@ -21,7 +21,8 @@ from actions.lifecycle.request import ActionAnswer
 from actions.passage_alignment import align, unmatched
 from actions.themes import Theme, centrality, find_themes
 from actions.wording_differences import changed_words, same_wording
-from policypal.contracts import ResolvedDocument
+from policypal.contracts import HolisticComparison, ResolvedDocument
+from policypal.contracts.comparison import ChangedWords, CounterpartDifference
 
 MAX_DIFFERENCES = 8
 MAX_SIMILARITIES = 4
@@ -131,50 +132,103 @@ def aligned_material(analysis: HolisticAnalysis, number_of: Callable[[Extract], 
 
 
 def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
-    """The 5-section holistic comparison of 2-5 documents' sampled sentences."""
+    """The 5-section holistic comparison of 2-5 documents' sampled sentences.
+
+    Named passes, in the order the markers are given out: the overview, the key differences, the key
+    similarities, the unique aspects; then the report is laid out around them.
+    """
     analysis = analyse(documents)
-    themes, differences, similarities, unique = (
-        analysis.themes,
-        analysis.differences,
-        analysis.similarities,
-        analysis.unique,
-    )
     markers = CitationMarkers()
     overview = _overview(documents, markers)
+    differences = _key_differences(analysis.differences, markers)
+    similarity_lines = _key_similarities(analysis.similarities, markers)
+    unique_lines = _unique_aspects(analysis.unique, markers)
+    lines = _report(
+        documents,
+        analysis,
+        overview=overview,
+        differences=differences.lines,
+        similarities=similarity_lines,
+        unique=unique_lines,
+    )
+    return ActionAnswer(
+        answer="\n".join(lines),
+        citations=markers.citations,
+        result=HolisticComparison(
+            themes=[theme.name for theme in analysis.themes],
+            differences=differences.listed,
+            similarities=len(analysis.similarities),
+            unique=len(unique_lines),
+        ),
+    )
 
-    difference_lines, result_differences = [], []
+
+@dataclass(frozen=True)
+class KeyDifferences:
+    """The answer's lines on the differences and the same differences as the result lists them."""
+
+    lines: list[str]
+    listed: list[CounterpartDifference]
+
+
+def _key_differences(differences: Sequence[Counterparts], markers: CitationMarkers) -> KeyDifferences:
+    """The closest reworded counterparts (at most MAX_DIFFERENCES), both sides quoted and cited."""
+    lines, listed = [], []
     for item in differences[:MAX_DIFFERENCES]:
         m1, m2 = markers.mark(item.left), markers.mark(item.right)
         if m1 is None or m2 is None:
             continue
         changes = changed_words(item.left.plain, item.right.plain)
         changed = "; ".join(f"“{c.before or '—'}” → “{c.after or '—'}”" for c in changes)
-        difference_lines.append(
+        lines.append(
             f"- {item.theme}: {_name(item.first)} says “{shown(item.left)}” [{m1}]; {_name(item.second)} says "
             f"“{shown(item.right)}” [{m2}]. Changed: {changed}."
         )
-        result_differences.append(
-            {
-                "theme": item.theme,
-                "documents": [item.first.document_id, item.second.document_id],
-                "markers": [m1, m2],
-                "changes": [{"before": c.before, "after": c.after} for c in changes],
-            }
+        listed.append(
+            CounterpartDifference(
+                theme=item.theme,
+                documents=(item.first.document_id, item.second.document_id),
+                markers=(m1, m2),
+                changes=[ChangedWords(before=c.before, after=c.after) for c in changes],
+            )
         )
-    similarity_lines = []
+    return KeyDifferences(lines, listed)
+
+
+def _key_similarities(similarities: Sequence[Counterparts], markers: CitationMarkers) -> list[str]:
+    """Counterparts worded the same (at most MAX_SIMILARITIES), cited in both documents."""
+    lines = []
     for item in similarities[:MAX_SIMILARITIES]:
         m1, m2 = markers.mark(item.left), markers.mark(item.right)
         if m1 is not None and m2 is not None:
-            similarity_lines.append(
+            lines.append(
                 f"- {item.theme}: {_name(item.first)} and {_name(item.second)} both say “{shown(item.left)}” [{m1}] [{m2}]"
             )
-    unique_lines = [
+    return lines
+
+
+def _unique_aspects(unique: Sequence[UniquePassage], markers: CitationMarkers) -> list[str]:
+    """What only one document says, quoted and cited (passages that cannot be cited are left out)."""
+    return [
         f"- Only {_name(item.document)} — {item.theme}: “{shown(item.extract)}” [{marker}]"
         for item in unique
         if (marker := markers.mark(item.extract)) is not None
     ]
 
-    lines = [
+
+def _report(
+    documents: Sequence[DocumentSentences],
+    analysis: HolisticAnalysis,
+    *,
+    overview: list[str],
+    differences: list[str],
+    similarities: list[str],
+    unique: list[str],
+) -> list[str]:
+    """The report's lines: the themes, then Overview, Key differences, Key similarities, Unique
+    aspects and Implications, each with a sentence saying so when it has nothing to show."""
+    themes = analysis.themes
+    return [
         f"Comparison of {_names(documents)}, theme by theme, from passages sampled across each document.",
         "",
         "Themes: " + "; ".join(f"{n}. {theme.name}" for n, theme in enumerate(themes, start=1))
@@ -185,29 +239,22 @@ def compose_holistic(documents: Sequence[DocumentSentences]) -> ActionAnswer:
         *overview,
         "",
         "## Key differences",
-        *(difference_lines or ["- No passage of one document has a reworded counterpart in another."]),
+        *(differences or ["- No passage of one document has a reworded counterpart in another."]),
         "",
         "## Key similarities",
-        *(similarity_lines or ["- No passage is worded the same in two documents."]),
-        *([f"- In all, {len(similarities)} sampled passages are worded the same."] if similarities else []),
+        *(similarities or ["- No passage is worded the same in two documents."]),
+        *(
+            [f"- In all, {len(analysis.similarities)} sampled passages are worded the same."]
+            if analysis.similarities
+            else []
+        ),
         "",
         "## Unique aspects",
-        *(unique_lines or ["- Every sampled passage has a related passage in another document."]),
+        *(unique or ["- Every sampled passage has a related passage in another document."]),
         "",
         "## Implications",
         IMPLICATIONS_OFFLINE,
     ]
-    return ActionAnswer(
-        answer="\n".join(lines),
-        citations=markers.citations,
-        result={
-            "mode": "holistic",
-            "themes": [theme.name for theme in themes],
-            "differences": result_differences,
-            "similarities": len(similarities),
-            "unique": len(unique_lines),
-        },
-    )
 
 
 def _unique_to(

@@ -19,7 +19,14 @@ from actions.drafting import document_name
 from actions.extracts import Extract
 from actions.lifecycle.request import ActionAnswer
 from actions.wording_differences import Word, WordChange, word_changes
-from policypal.contracts import ResolvedDocument
+from policypal.contracts import RedlineComparison, ResolvedDocument
+from policypal.contracts.comparison import (
+    ChangeCounts,
+    ProvisionChange,
+    ProvisionWording,
+    SectionEdits,
+    VersionPairRedline,
+)
 from policypal.rules import quote_around
 
 _KIND_RANK = {"changed": 0, "moved": 1, "added": 2, "removed": 3}
@@ -108,7 +115,7 @@ def compose_redline(versions: Sequence[VersionText], *, reason: str) -> ActionAn
     return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
-        result={"mode": "redline", "reason": reason, "pairs": results},
+        result=RedlineComparison(reason=reason, pairs=results),
     )
 
 
@@ -126,7 +133,7 @@ def _item(change: Counterpart) -> RedlineItem | None:
 
 def _pair_section(
     pair: PairRedline, markers: CitationMarkers, shown: int
-) -> tuple[list[str], dict[str, Any]]:
+) -> tuple[list[str], VersionPairRedline]:
     counts = {kind: 0 for kind in ("changed", "added", "removed", "moved")}
     for item in pair.items:
         counts[item.change.kind] += 1
@@ -149,17 +156,13 @@ def _pair_section(
         )
     if not pair.items:
         lines.append("- No provision changed: the two versions say the same, word for word.")
-    result = {
-        "from": pair.first.document.document_id,
-        "to": pair.second.document.document_id,
-        "counts": {**counts, "unchanged": pair.alignment.unchanged},
-        "sections": {
-            "retitled": [list(titles) for titles in sections.retitled],
-            "new": sections.new,
-            "removed": sections.removed,
-        },
-        "changes": listed,
-    }
+    result = VersionPairRedline(
+        from_=pair.first.document.document_id,
+        to=pair.second.document.document_id,
+        counts=ChangeCounts(**counts, unchanged=pair.alignment.unchanged),
+        sections=SectionEdits(retitled=sections.retitled, new=sections.new, removed=sections.removed),
+        changes=listed,
+    )
     return lines, result
 
 
@@ -226,7 +229,7 @@ class ChangeEntry:
     """A change as the answer shows it (its lines) and as the structured result lists it."""
 
     lines: list[str]
-    record: dict[str, Any]
+    record: ProvisionChange
 
 
 _LABEL = {"changed": "Changed", "added": "Added", "removed": "Removed", "moved": "Moved"}
@@ -242,7 +245,7 @@ def change_entry(item: RedlineItem, markers: CitationMarkers | None) -> ChangeEn
     where = " → ".join(_place(p) for p in (before, after) if p is not None)
     kinds = f" ({', '.join(item.substance)})" if item.substance else ""
     lines = [f"- **{label}**{kinds}, {where}:"]
-    record: dict[str, Any] = {"kind": change.kind, "substance": item.substance}
+    sides: dict[str, ProvisionWording] = {}
     for side, provision, marked_runs, style in (
         ("before", before, [(r.i1, r.i2) for r in item.runs], "~~"),
         ("after", after, [(r.j1, r.j2) for r in item.runs], "**"),
@@ -253,13 +256,16 @@ def change_entry(item: RedlineItem, markers: CitationMarkers | None) -> ChangeEn
         marker = _cite(provision, marked_runs, markers) if markers is not None else None
         cited = f" [{marker}]" if marker is not None else ""
         lines.append(f"  {side.capitalize()}: “{marked}”{cited}")
-        record[side] = {
-            "section": provision.section,
-            "page": provision.page,
-            "text": " ".join(provision.text.split()),
-            "marked": marked,
-            "marker": marker,
-        }
+        sides[side] = ProvisionWording(
+            section=provision.section,
+            page=provision.page,
+            text=" ".join(provision.text.split()),
+            marked=marked,
+            marker=marker,
+        )
+    record = ProvisionChange(
+        kind=change.kind, substance=item.substance, before=sides.get("before"), after=sides.get("after")
+    )
     return ChangeEntry(lines, record)
 
 

@@ -7,7 +7,6 @@ versions of one document the redline of each pair is computed, and its changes n
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +16,7 @@ from actions.compare.redline import PairRedline, RedlineItem, change_entry
 from actions.drafting import document_name
 from actions.sentences import embed_texts
 from policypal.contracts import Citation
+from policypal.contracts.comparison import VersionPairEdits
 from policypal.embeddings import Embedder
 
 #: all-MiniLM-L6-v2: a sentence on the topic scores ~0.45-0.85 against it, an unrelated one < 0.3.
@@ -33,7 +33,7 @@ class TopicChanges:
 
     lines: list[str]
     citations: list[Citation]
-    result: list[dict[str, Any]]
+    result: list[VersionPairEdits]
 
 
 async def changes_on_topic(
@@ -52,11 +52,11 @@ async def changes_on_topic(
             "- No change on this topic: the versions say the same on it."
         ]
         result.append(
-            {
-                "from": pair.first.document.document_id,
-                "to": pair.second.document.document_id,
-                "changes": [entry.record for entry in entries],
-            }
+            VersionPairEdits(
+                from_=pair.first.document.document_id,
+                to=pair.second.document.document_id,
+                changes=[entry.record for entry in entries],
+            )
         )
     return TopicChanges(lines, markers.citations, result)
 

@@ -21,6 +21,7 @@ from actions.progress_lines import ProgressLines
 from policypal.bus import Unprocessable
 from policypal.contracts import (
     ActionRequested,
+    ActionResult,
     Citation,
     ConfidenceTier,
     ErrorEvent,
@@ -75,7 +76,8 @@ class ActionAnswer:
 
     answer: str
     citations: list[Citation]
-    result: dict[str, Any] | None = None
+    # A plain dict is still accepted (audit's report passes its dump); ResponseEvent reads it as the model.
+    result: ActionResult | dict[str, Any] | None = None
     notices: list[str] = field(default_factory=list)
     model: str = OFFLINE_MODEL
     usage: Usage = field(default_factory=Usage)
@@ -147,9 +149,11 @@ async def run_action_request(
             outcome = await compose(event, progress, on_delta)
         except Refusal as refusal:
             await progress.settled()
+            await tokens.flush()
             await ending.finish(ErrorEvent.ending(event, refusal.code, refusal.message))
             return
         await progress.settled()
+        await tokens.flush()
         if isinstance(outcome, Question):
             await ending.ask(outcome)
         else:

@@ -17,7 +17,7 @@ from actions.drafting import document_name, draft_cited, passage_heading
 from actions.lifecycle.request import ActionAnswer, OnDelta
 from actions.stratified_sampling import sample_size
 from actions.summarize.extractive_summary import DocumentSummary, structure_coverage
-from policypal.contracts import ActionRequested, ResolvedDocument, Usage
+from policypal.contracts import ActionRequested, ResolvedDocument, SummaryResult, Usage
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, Prompt, add_usage
 from policypal.vectorstore import ChunkPoint
@@ -153,12 +153,12 @@ async def draft_summary(
     return ActionAnswer(
         answer=draft.answer,
         citations=draft.citations,
-        result={
-            "documents": [structure_coverage(s) for s in summaries],
-            "passages_sent": len(sources),
-            "model_calls": len(calls) + (len(calls) > 1),
-            "passages_per_call_limit": budget,
-        },
+        result=SummaryResult(
+            documents=[structure_coverage(s) for s in summaries],
+            passages_sent=len(sources),
+            model_calls=len(calls) + (len(calls) > 1),
+            passages_per_call_limit=budget,
+        ),
         model=draft.model,
         usage=draft.usage if usage is None else add_usage(usage, draft.usage),
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from actions.citing.markers import CitationMarkers, shown
 from actions.lifecycle.request import ActionAnswer
 from actions.summarize.key_statements import KeyStatement, StructuredDigest
-from policypal.contracts import ResolvedDocument
+from policypal.contracts import DocumentCoverage, PartCoverage, ResolvedDocument, SummaryResult
 
 #: Parts named in the overview's list, at most (the rest are counted).
 LISTED_PARTS = 30
@@ -47,7 +47,7 @@ def compose_summary(summaries: Sequence[DocumentSummary]) -> ActionAnswer:
     return ActionAnswer(
         answer="\n".join(lines),
         citations=markers.citations,
-        result={"documents": [structure_coverage(s) for s in summaries]},
+        result=SummaryResult(documents=[structure_coverage(s) for s in summaries]),
     )
 
 
@@ -86,23 +86,23 @@ def _bullets(statements: Sequence[KeyStatement], markers: CitationMarkers) -> li
     return [f"- {shown(s.extract)} [{marker}]" for s, marker in cited if marker is not None]
 
 
-def structure_coverage(summary: DocumentSummary) -> dict[str, object]:
+def structure_coverage(summary: DocumentSummary) -> DocumentCoverage:
     """What the summary covers of a document, part by part, so a reader (and a test) can check it."""
     digest = summary.digest
-    return {
-        "document_id": summary.document.document_id,
-        "chunks_total": digest.total_chunks,
-        "pages": digest.pages,
-        "parts": [
-            {
-                "title": p.part.title,
-                "first_page": p.part.first_page,
-                "last_page": p.part.last_page,
-                "chunks": len(p.part.chunks),
-                "statements": len(p.ranked),
-                "points": len(p.chosen),
-            }
+    return DocumentCoverage(
+        document_id=summary.document.document_id,
+        chunks_total=digest.total_chunks,
+        pages=digest.pages,
+        parts=[
+            PartCoverage(
+                title=p.part.title,
+                first_page=p.part.first_page,
+                last_page=p.part.last_page,
+                chunks=len(p.part.chunks),
+                statements=len(p.ranked),
+                points=len(p.chosen),
+            )
             for p in digest.parts
         ],
-        "overview_points": len(digest.overview),
-    }
+        overview_points=len(digest.overview),
+    )

@@ -49,7 +49,12 @@ async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any
             checked: dict[str, tuple[list[list[Candidate]], TargetCheck]] = {}
             event = request(source, corpus.gold, corpus.texts[source.id])
             for target in (d for d in event.documents if d.document_id in source.targets):
-                rules = TargetRules.of(await target_rules(event, target, index=index, embedder=embedder))
+                passages = await index.document_chunk_vectors(
+                    tenant_id=TENANT, user_id=USER, document_id=target.document_id
+                )
+                rules = TargetRules.of(
+                    await target_rules(event, target, index=index, embedder=embedder), passages
+                )
                 candidates = governing_rules([c.text for c in clauses], vectors, rules)
                 checked[target.document_id] = (candidates, check_target(clauses, candidates, target, 0))
             _count(source, clauses, checked, counts, filler, show)
@@ -112,7 +117,7 @@ def _count(
                 mark = "*" if k in hits else " "
                 said = f"{'CONFLICT' if judged.conflict else 'ok'}:{judged.reading}" if judged else "-"
                 print(
-                    f"  {mark}{candidate.relatedness:.2f} p{candidate.rule.page} {said:24} {candidate.rule.text[:90]}"
+                    f"  {mark}{candidate.relatedness:.2f} {candidate.standing:+.1f} p{candidate.rule.page} {said:24} {candidate.rule.text[:90]}"
                 )
 
 

@@ -27,6 +27,23 @@ async def _library(open_index: IndexOpener, path: Path, embedder: MiniLMEmbedder
     return index
 
 
+async def test_a_documents_chunk_vectors_read_back_by_index_for_its_owner_only(
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _library(open_index, tmp_path / "q", embedder)
+    try:
+        found = await index.document_chunk_vectors(tenant_id="acme", user_id="alice", document_id="d1")
+        assert sorted(found) == list(range(len(TEXTS)))
+        expected = embedder.embed(TEXTS)
+        for position, vector in found.items():
+            assert sum(a * b for a, b in zip(vector, expected[position], strict=True)) == pytest.approx(
+                1, abs=1e-3
+            )
+        assert await index.document_chunk_vectors(tenant_id="acme", user_id="bob", document_id="d1") == {}
+    finally:
+        await index.aclose()
+
+
 async def test_a_document_reads_back_in_order_and_deletes_from_an_index(
     open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:

@@ -1,4 +1,4 @@
-"""Checking clauses against hand-built candidate rules: flag thresholds, the margin, ungoverned clauses."""
+"""Checking clauses against hand-built candidate rules: flag thresholds (in standing), the margin, ungoverned clauses."""
 
 from actions.audit.checking import FLAG, MARGIN, RELATED, check_target
 from actions.audit.clauses import Clause
@@ -28,8 +28,13 @@ def clause(text: str) -> Clause:
     return Clause(text=text, quote=text)
 
 
-def candidate(rule: RulePoint, relatedness: float) -> Candidate:
-    return Candidate(rule=rule, relatedness=relatedness, similarity=relatedness, term_share=relatedness)
+def candidate(rule: RulePoint, standing: float) -> Candidate:
+    """A candidate whose standing (what the checks read) is ``standing``."""
+    return Candidate(rule=rule, relatedness=0.5, similarity=0.5, term_share=0.5, standing=standing)
+
+
+#: A standing well past every threshold.
+STRONG = FLAG["polarity"] + 1.0
 
 
 DENIES_ENCRYPTION = clause("Customer records are not encrypted at rest.")
@@ -53,11 +58,11 @@ def test_a_polarity_conflict_below_its_flag_threshold_is_not_reported() -> None:
     assert check.breaches == []
 
 
-def test_a_quantity_conflict_needs_less_relatedness_than_a_polarity_one() -> None:
+def test_a_quantity_conflict_needs_less_standing_than_a_polarity_one() -> None:
     short_retention = clause("Processing records are deleted after 2 years.")
-    relatedness = (FLAG["quantity"] + FLAG["polarity"]) / 2
+    standing = (FLAG["quantity"] + FLAG["polarity"]) / 2
 
-    check = check_target([short_retention], [[candidate(AT_LEAST_FIVE_YEARS, relatedness)]], GDPR, rules=6)
+    check = check_target([short_retention], [[candidate(AT_LEAST_FIVE_YEARS, standing)]], GDPR, rules=6)
 
     (breach,) = check.breaches
     assert breach.verdict.reading == "quantity"
@@ -73,11 +78,11 @@ def test_a_quantity_conflict_below_its_flag_threshold_is_not_reported() -> None:
     assert check.breaches == []
 
 
-def test_a_conflict_is_dropped_when_an_agreeing_rule_is_more_related_by_more_than_the_margin() -> None:
+def test_a_conflict_is_dropped_when_an_agreeing_rule_stands_higher_by_more_than_the_margin() -> None:
     # The clause keeps the retention rule (its figure) and, read for polarity, denies encryption.
     text = KEPT_TEN_YEARS
-    conflicting = candidate(MUST_ENCRYPT, 0.50)
-    agreeing = candidate(AT_LEAST_FIVE_YEARS, 0.50 + MARGIN + 0.02)
+    conflicting = candidate(MUST_ENCRYPT, STRONG)
+    agreeing = candidate(AT_LEAST_FIVE_YEARS, STRONG + MARGIN + 0.02)
 
     check = check_target([text], [[agreeing, conflicting]], GDPR, rules=6)
 
@@ -88,8 +93,8 @@ def test_a_conflict_is_dropped_when_an_agreeing_rule_is_more_related_by_more_tha
 
 def test_a_conflict_stands_when_the_agreeing_rule_is_within_the_margin() -> None:
     text = KEPT_TEN_YEARS
-    conflicting = candidate(MUST_ENCRYPT, 0.50)
-    agreeing = candidate(AT_LEAST_FIVE_YEARS, 0.50 + MARGIN - 0.01)
+    conflicting = candidate(MUST_ENCRYPT, STRONG)
+    agreeing = candidate(AT_LEAST_FIVE_YEARS, STRONG + MARGIN - 0.01)
 
     check = check_target([text], [[agreeing, conflicting]], GDPR, rules=6)
 
@@ -97,7 +102,7 @@ def test_a_conflict_stands_when_the_agreeing_rule_is_within_the_margin() -> None
     assert breach.candidate == conflicting
 
 
-def test_a_clause_with_no_candidate_as_related_as_RELATED_is_ungoverned() -> None:  # noqa: N802
+def test_a_clause_with_no_candidate_standing_at_RELATED_is_ungoverned() -> None:  # noqa: N802
     agrees = clause("Customer records are encrypted at rest with AES-256.")
 
     check = check_target([agrees], [[candidate(MUST_ENCRYPT, RELATED - 0.01)]], GDPR, rules=6)
@@ -108,7 +113,7 @@ def test_a_clause_with_no_candidate_as_related_as_RELATED_is_ungoverned() -> Non
 
 def test_an_agreeing_clause_with_a_related_rule_is_consistent() -> None:
     agrees = clause("Customer records are encrypted at rest with AES-256.")
-    governing = candidate(MUST_ENCRYPT, RELATED + 0.05)
+    governing = candidate(MUST_ENCRYPT, RELATED + 0.5)
 
     check = check_target([agrees], [[governing]], GDPR, rules=6)
 
@@ -119,7 +124,7 @@ def test_an_agreeing_clause_with_a_related_rule_is_consistent() -> None:
 def test_a_permission_never_governs_a_clause() -> None:
     text = clause("We never transfer personal data outside the EU.")
 
-    check = check_target([text], [[candidate(MAY_TRANSFER, 0.95)]], GDPR, rules=6)
+    check = check_target([text], [[candidate(MAY_TRANSFER, STRONG)]], GDPR, rules=6)
 
     assert (check.ungoverned, check.consistent, check.breaches) == (1, 0, [])
 
@@ -131,9 +136,9 @@ def test_breaches_of_must_and_must_not_are_high_and_of_should_medium() -> None:
         clause("Analysts do not pseudonymise personal data before analysis."),
     ]
     candidates = [
-        [candidate(MUST_ENCRYPT, 0.8)],
-        [candidate(MUST_NOT_EMAIL, 0.8)],
-        [candidate(SHOULD_PSEUDONYMISE, 0.8)],
+        [candidate(MUST_ENCRYPT, STRONG)],
+        [candidate(MUST_NOT_EMAIL, STRONG)],
+        [candidate(SHOULD_PSEUDONYMISE, STRONG)],
     ]
 
     check = check_target(clauses, candidates, GDPR, rules=6)
@@ -150,8 +155,8 @@ def test_breaches_of_must_and_must_not_are_high_and_of_should_medium() -> None:
 
 def test_the_conflict_furthest_past_its_threshold_is_the_one_reported() -> None:
     text = clause("Processing records are deleted after 2 years and are not encrypted at rest.")
-    polarity = candidate(MUST_ENCRYPT, FLAG["polarity"] + 0.01)
-    quantity = candidate(AT_LEAST_FIVE_YEARS, FLAG["quantity"] + 0.05)
+    polarity = candidate(MUST_ENCRYPT, FLAG["polarity"] + 0.1)
+    quantity = candidate(AT_LEAST_FIVE_YEARS, FLAG["quantity"] + 0.5)
 
     check = check_target([text], [[polarity, quantity]], GDPR, rules=6)
 

@@ -1,10 +1,23 @@
-"""Matching clauses to a target's rules: cosine and shared rare key terms, modal words left out."""
+"""Matching clauses to a target's rules: cosine (the rule's and its passage's), shared rare key terms,
+modal words left out; standing above chance."""
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from actions.audit.matching import DENSE_WEIGHT, TargetRules, governing_rules, key_terms, shared_words
+from actions.audit.checking import RELATED
+from actions.audit.matching import (
+    DENSE_WEIGHT,
+    MIN_RULES_FOR_SPREAD,
+    RULE_WEIGHT,
+    SMALL_TARGET_ORIGIN,
+    SMALL_TARGET_UNIT,
+    TargetRules,
+    governing_rules,
+    key_terms,
+    shared_words,
+    standings,
+)
 from policypal.contracts.audit import Modality
 from policypal.vectorstore import RulePoint, StoredRule
 from tests.actions.audit.rule_points import rule_point
@@ -56,6 +69,54 @@ def test_relatedness_mixes_cosine_and_term_share() -> None:
     assert 0 < candidate.term_share < 1
     assert candidate.relatedness == pytest.approx(
         DENSE_WEIGHT * candidate.similarity + (1 - DENSE_WEIGHT) * candidate.term_share, abs=1e-5
+    )
+
+
+def test_the_passage_a_rule_stands_in_adds_its_meaning() -> None:
+    # Two rules whose own sentences are equally far from the clause ("This should normally be…");
+    # only one stands in a passage about what the clause is about.
+    about_logs = rule(3, "This should normally be done weekly.")
+    about_backups = rule(4, "This should normally be done daily.")
+    target = TargetRules.of(
+        [
+            StoredRule(rule=about_backups, vector=unit(0, 1, 0)),
+            StoredRule(rule=about_logs, vector=unit(0, 1, 0)),
+        ],
+        {about_logs.chunk_index: unit(1, 0, 0), about_backups.chunk_index: unit(0, 0, 1)},
+    )
+
+    (found,) = governing_rules(["Journals are compressed monthly."], vectors(unit(1, 0, 0)), target)
+
+    assert [c.rule for c in found] == [about_logs, about_backups]
+    assert found[0].similarity == found[1].similarity == pytest.approx(0.0)
+    assert found[0].relatedness == pytest.approx(DENSE_WEIGHT * (1 - RULE_WEIGHT), abs=1e-5)
+
+
+def test_a_rule_that_stands_out_from_many_has_standing_and_the_closest_of_many_alike_has_none() -> None:
+    rng = np.random.default_rng(7)
+    background = rng.normal(0.25, 0.03, size=(2, 400)).astype(np.float32)
+    background[0, 17] = 0.55  # one rule clearly about the first clause
+    background[1, 17] = float(background[1].max()) + 0.005  # merely the closest for the second
+
+    standing = standings(background)
+
+    assert standing[0, 17] > RELATED
+    assert standing[1, 17] < RELATED
+    assert float(np.median(standing[0])) < 0
+
+
+def test_a_small_target_reads_standing_off_relatedness() -> None:
+    relatedness = np.asarray([[0.2, SMALL_TARGET_ORIGIN, 0.5]], dtype=np.float32)
+    assert relatedness.shape[1] < MIN_RULES_FOR_SPREAD
+
+    standing = standings(relatedness)
+
+    assert standing[0].tolist() == pytest.approx(
+        [
+            (0.2 - SMALL_TARGET_ORIGIN) / SMALL_TARGET_UNIT,
+            0.0,
+            (0.5 - SMALL_TARGET_ORIGIN) / SMALL_TARGET_UNIT,
+        ]
     )
 
 

@@ -214,6 +214,14 @@ class ChunkIndex:
         chunks = [ChunkPoint.model_validate(point.payload) for point in found]
         return sorted(chunks, key=lambda chunk: chunk.chunk_index)
 
+    async def document_chunk_vectors(
+        self, *, tenant_id: str, user_id: str, document_id: str
+    ) -> dict[int, list[float]]:
+        """The dense vector of every chunk of one document, by chunk index (the passage around a rule)."""
+        scope = Scope(equals={"tenant_id": tenant_id, "user_id": user_id, "document_id": document_id})
+        found = await self._store.scroll(COLLECTION, scope, with_vectors=True)
+        return {int(p.payload["chunk_index"]): p.dense for p in found if p.dense is not None}
+
     async def count(self, *, tenant_id: str, document_id: str) -> int:
         """How many chunks of a document are indexed."""
         return await self._store.count(COLLECTION, _document(tenant_id, document_id))

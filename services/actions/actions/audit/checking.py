@@ -1,12 +1,13 @@
 """Checking every clause against the rules that govern it in one target, offline.
 
-For each clause its most related rules are judged (``judgement.judge``). How related a rule must be
-before its conflict is reported depends on what the conflict rests on (``FLAG``): the clause's own
-figure past the rule's limit, or its path inside an area the rule forbids, is specific evidence; a
-polarity reading alone (the rule requires, the clause denies) needs the rule to be clearly about the
-clause. A conflict is dropped when a rule the clause keeps is clearly more related (``MARGIN``): a
-clause is checked against what governs it most, not against whatever rule it can be made to
-contradict. A clause no binding rule is related to (``RELATED``) has no governing rule there.
+For each clause its most related rules are judged (``judgement.judge``). How clearly a rule must be
+about the clause before its conflict is reported (its standing, ``matching.standings``) depends on
+what the conflict rests on (``FLAG``): the clause's own figure past the rule's limit, or its path
+inside an area the rule forbids, is specific evidence; a polarity reading alone (the rule requires,
+the clause denies) needs the rule to stand out as the one about the clause. A conflict is dropped
+when a rule the clause keeps stands clearly higher (``MARGIN``): a clause is checked against what
+governs it most, not against whatever rule it can be made to contradict. A clause no binding rule
+stands out for (``RELATED``) has no governing rule there.
 """
 
 from collections.abc import Sequence
@@ -21,23 +22,23 @@ from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding
 from policypal.vectorstore import RulePoint
 
-#: A binding rule at least this related governs the clause.
-RELATED: Final = 0.36
-#: The relatedness a conflict needs, by the evidence it rests on.
+#: A binding rule of at least this standing governs the clause.
+RELATED: Final = 0.8
+#: The standing a conflict needs, by the evidence it rests on.
 FLAG: Final[dict[Reading, float]] = {
-    "quantity": 0.30,
-    "forbidden_path": 0.28,
-    "required_path": 0.36,
-    "polarity": 0.36,
+    "quantity": RELATED - 2.0,
+    "forbidden_path": RELATED - 3.0,
+    "required_path": RELATED,
+    "polarity": RELATED,
     "model": RELATED,
 }
 #: A polarity reading judges only the clause's most related rules: further down, a rule shares words
 #: with the clause more often than its subject.
 POLARITY_RANKS: Final = 3
-#: A second breached rule is reported when its conflict is nearly as strong as the first.
-SECOND_WITHIN: Final = 0.05
-#: A conflict stands unless a rule the clause keeps is more related than the conflicting one by this.
-MARGIN: Final = 0.04
+#: A second breached rule is reported when its conflict is nearly as strong as the first (standing).
+SECOND_WITHIN: Final = 2.5
+#: A conflict stands unless a rule the clause keeps stands higher than the conflicting one by this.
+MARGIN: Final = 1.0
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def check_target(
         judged = [
             (c, v)
             for rank, c in enumerate(found)
-            if c.relatedness >= lowest
+            if c.standing >= lowest
             and (v := governing_verdict(clause, c))
             and (rank < POLARITY_RANKS or v.reading != "polarity")
         ]
@@ -97,7 +98,7 @@ def check_target(
                 )
                 check.governing.append((clause, candidate, True))
             continue
-        governing = [c for c, _ in judged if c.relatedness >= RELATED]
+        governing = [c for c, _ in judged if c.standing >= RELATED]
         if governing:
             check.consistent += 1
             check.governing.append((clause, governing[0], False))
@@ -119,18 +120,18 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     nearly as strong (a clause can break two rules; the officer sees both)."""
 
     def strength(item: tuple[Candidate, Verdict]) -> float:
-        return item[0].relatedness - FLAG[item[1].reading]
+        return item[0].standing - FLAG[item[1].reading]
 
     conflicts = sorted(
-        ((c, v) for c, v in judged if v.conflict and c.relatedness >= FLAG[v.reading]),
+        ((c, v) for c, v in judged if v.conflict and c.standing >= FLAG[v.reading]),
         key=strength,
         reverse=True,
     )
     if not conflicts:
         return []
     worst = conflicts[0]
-    agreeing = [c.relatedness for c, v in judged if not v.conflict and c.relatedness >= RELATED]
-    if agreeing and max(agreeing) > worst[0].relatedness + MARGIN:
+    agreeing = [c.standing for c, v in judged if not v.conflict and c.standing >= RELATED]
+    if agreeing and max(agreeing) > worst[0].standing + MARGIN:
         return []
     second = [
         item

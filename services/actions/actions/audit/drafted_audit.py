@@ -106,7 +106,7 @@ def _items(clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[T
             kept = [
                 c
                 for c in target.candidates[position]
-                if c.relatedness >= RELATED and is_binding(c.rule.modality)
+                if c.standing >= RELATED and is_binding(c.rule.modality)
             ]
             if not kept:
                 checks[t].ungoverned += 1

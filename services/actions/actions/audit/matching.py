@@ -1,16 +1,24 @@
 """Which rules of a target govern a clause: the same meaning, and the same key terms.
 
-Relatedness mixes the cosine of the two sentences' embeddings with the share of the clause's key terms
-(stemmed, weighted by their rarity among the target's rules, the rule's section title included) that
-the rule also uses. The terms keep a clause about "/usr/local" from meeting a rule about "/usr/share"
-just because both are about installing files; the embedding finds the rule a clause paraphrases.
-All in memory, on one target's rules at a time.
+Relatedness mixes the cosine of the clause's embedding with the rule's, and with the passage the rule
+stands in (its chunk: a rule is one sentence, often "This should normally be…", and its passage says
+what it is about), and the share of the clause's key terms (stemmed, weighted by their rarity among
+the target's rules, the rule's section title included) that the rule also uses. The terms keep a
+clause about "/usr/local" from meeting a rule about "/usr/share" just because both are about
+installing files; the embeddings find the rule a clause paraphrases.
+
+How related is related enough depends on the clause: a long, specific clause is close to many rules,
+a short one to few. So each candidate also gets its *standing*: how far its relatedness stands above
+the clause's relatedness to the target's rules at large, in standard deviations, less what the best
+of that many unrelated rules would reach by chance (about sqrt(2 ln n) for n rules). A rule that
+stands out is about the clause; one that is merely the closest of a thousand is not. All in memory,
+on one target's rules at a time.
 """
 
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,8 +30,15 @@ from policypal.rules import is_binding
 from policypal.vectorstore import RulePoint, StoredRule
 from policypal.vectorstore.sparse_terms import terms
 
-#: Weight of the embedding cosine in relatedness; the rest is the shared key terms.
-DENSE_WEIGHT: Final = 0.5
+#: Weight of the embedding cosines in relatedness; the rest is the shared key terms.
+DENSE_WEIGHT: Final = 0.6
+#: Of the embedding part, the weight of the rule's own sentence; the rest is its passage's.
+RULE_WEIGHT: Final = 0.7
+#: Fewer rules than this give no reliable spread: standing is then read off relatedness itself.
+MIN_RULES_FOR_SPREAD: Final = 30
+#: For such small targets, the relatedness at standing 0, and the relatedness one unit of standing is worth.
+SMALL_TARGET_ORIGIN: Final = 0.344
+SMALL_TARGET_UNIT: Final = 0.02
 #: Rules considered per clause and target.
 CANDIDATES: Final = 6
 # Modal and generic words say how binding a sentence is, not what it is about.
@@ -46,6 +61,8 @@ class Candidate:
     relatedness: float
     similarity: float
     term_share: float
+    #: How far above chance the rule's relatedness stands for this clause (see the module's docstring).
+    standing: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -54,6 +71,8 @@ class TargetRules:
 
     rules: list[RulePoint]
     vectors: npt.NDArray[np.float32]
+    #: Each rule's passage (its chunk's vector; the rule's own where the passage is unknown).
+    passages: npt.NDArray[np.float32]
     rule_terms: list[frozenset[str]]
     rarity: dict[str, float]
     #: BM25's length normalisation per rule (k1 = 1.2, b = 0.75; tf = 1): a long run-on rule shares
@@ -61,8 +80,10 @@ class TargetRules:
     length_factors: list[float]
 
     @classmethod
-    def of(cls, stored: Sequence[StoredRule]) -> "TargetRules":
-        """Index ``stored`` rules (one target's) for matching."""
+    def of(
+        cls, stored: Sequence[StoredRule], passages: Mapping[int, Sequence[float]] | None = None
+    ) -> "TargetRules":
+        """Index ``stored`` rules (one target's) for matching; ``passages`` are its chunks' vectors by index."""
         rules = [s.rule for s in stored]
         rule_terms = [key_terms(f"{r.section or ''} {r.text}") for r in rules]
         counts: Counter[str] = Counter(t for ts in rule_terms for t in ts)
@@ -73,9 +94,18 @@ class TargetRules:
             if stored
             else np.zeros((0, 1), np.float32)
         )
+        known = passages or {}
+        around = (
+            np.asarray(
+                [known.get(s.rule.chunk_index, s.vector) for s in stored],
+                dtype=np.float32,
+            )
+            if stored
+            else vectors
+        )
         average = sum(len(ts) for ts in rule_terms) / max(1, total)
         factors = [2.2 / (1 + 1.2 * (0.25 + 0.75 * len(ts) / max(average, 1.0))) for ts in rule_terms]
-        return cls(rules, vectors, rule_terms, rarity, factors)
+        return cls(rules, vectors, around, rule_terms, rarity, factors)
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -98,8 +128,10 @@ def governing_rules(
     if not target.rules or not clauses:
         return [[] for _ in clauses]
     similarity = clause_vectors @ target.vectors.T
+    meaning = RULE_WEIGHT * similarity + (1 - RULE_WEIGHT) * (clause_vectors @ target.passages.T)
     shares = _term_shares([key_terms(c) for c in clauses], target)
-    relatedness = DENSE_WEIGHT * similarity + (1 - DENSE_WEIGHT) * shares
+    relatedness = DENSE_WEIGHT * meaning + (1 - DENSE_WEIGHT) * shares
+    standing = standings(relatedness)
     found: list[list[Candidate]] = []
     top = min(limit, len(target.rules))
     for i in range(len(clauses)):
@@ -108,12 +140,31 @@ def governing_rules(
         found.append(
             [
                 Candidate(
-                    target.rules[j], float(relatedness[i, j]), float(similarity[i, j]), float(shares[i, j])
+                    target.rules[j],
+                    float(relatedness[i, j]),
+                    float(similarity[i, j]),
+                    float(shares[i, j]),
+                    float(standing[i, j]),
                 )
                 for j in ordered
             ]
         )
     return found
+
+
+def standings(relatedness: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each clause's (row's) relatedness to each rule as standing above chance (clauses × rules)."""
+    count = relatedness.shape[1]
+    if count < MIN_RULES_FOR_SPREAD:
+        small: npt.NDArray[np.float32] = (relatedness - SMALL_TARGET_ORIGIN) / SMALL_TARGET_UNIT
+        return small
+    spread = relatedness.std(axis=1, keepdims=True)
+    spread[spread == 0] = 1.0
+    chance = math.sqrt(2 * math.log(count))
+    standing: npt.NDArray[np.float32] = (
+        relatedness - relatedness.mean(axis=1, keepdims=True)
+    ) / spread - chance
+    return standing
 
 
 def _term_shares(clause_terms: Sequence[frozenset[str]], target: TargetRules) -> npt.NDArray[np.float32]:

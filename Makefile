@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: up test test-fast test-slow lint typecheck schemas bench clean install
+.PHONY: up test test-fast test-slow lint typecheck schemas bench clean install sbom runtime-lock
 
 $(STAMP): requirements/*.txt libs/*/pyproject.toml services/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,17 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.chat_latency
 	$(BIN)/python -m bench.actions_latency
 	$(BIN)/python -m bench.retrieval_recall
+
+# The software bill of materials of the service image (CycloneDX 1.6 JSON, every package of
+# requirements/runtime.lock with its hashes), validated against the schema; CI makes it after the tests.
+sbom: $(STAMP)
+	mkdir -p build
+	$(BIN)/cyclonedx-py requirements --of JSON --sv 1.6 --output-reproducible --validate \
+	  -o build/sbom.cdx.json requirements/runtime.lock
+
+# Re-resolve the image's hashed lock files after a change of requirements/constraints.txt or a pyproject.
+runtime-lock:
+	deploy/tools/runtime-lock.sh
 
 clean:
 	rm -rf $(VENV) .policypal .mypy_cache .ruff_cache .pytest_cache

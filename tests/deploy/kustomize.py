@@ -1,12 +1,14 @@
-"""Renders a kustomize directory in Python (no kustomize binary here), for the manifest tests.
+"""Renders a kustomize directory with the real kustomize built into kubectl (``kubectl kustomize``),
+for the manifest tests.
 
-Covers what deploy/k8s uses: resources (files and directories), namespace, labels, images,
-configMapGenerator (create and merge), secretGenerator and strategic-merge patches. Generated names
-keep no hash suffix. A patch that targets no rendered object is an error, as in kustomize.
+kubectl comes with the machine (Debian's kubectl package ships kustomize v5). Generated ConfigMaps
+and Secrets carry kustomize's content-hash suffix, as in a cluster; ``find`` looks them up by the
+name the kustomization gives them.
 """
 
-import base64
-import copy
+import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -14,90 +16,43 @@ import yaml
 
 Manifest = dict[str, Any]
 
-#: Kinds that live outside any namespace (none of ours besides these would be).
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition"}
+#: Kinds kustomize generates with a content-hash suffix.
+HASHED_KINDS = frozenset({"ConfigMap", "Secret"})
+
+
+class KustomizeError(Exception):
+    """kustomize refused the directory; the message is its own."""
+
+
+def kubectl() -> str:
+    """The kubectl binary (with kustomize built in)."""
+    found = shutil.which("kubectl")
+    if found is None:
+        raise FileNotFoundError("kubectl not found: apt-get install kubectl (it ships kustomize)")
+    return found
 
 
 def render(directory: Path) -> list[Manifest]:
-    """The manifests ``directory``'s kustomization.yaml produces."""
-    spec: Manifest = yaml.safe_load((directory / "kustomization.yaml").read_text())
-    manifests: list[Manifest] = []
-    for resource in spec.get("resources", []):
-        path = directory / resource
-        if path.is_dir():
-            manifests.extend(render(path))
-        else:
-            manifests.extend(d for d in yaml.safe_load_all(path.read_text()) if d)
-    for generator in spec.get("configMapGenerator", []):
-        _generate(manifests, "ConfigMap", generator, encode=False)
-    for generator in spec.get("secretGenerator", []):
-        _generate(manifests, "Secret", generator, encode=True)
-    for patch in spec.get("patches", []):
-        for document in yaml.safe_load_all((directory / patch["path"]).read_text()):
-            target = find(manifests, document["kind"], document["metadata"]["name"])
-            merged = strategic_merge(target, document)
-            target.clear()
-            target.update(merged)
-    for image in spec.get("images", []):
-        _set_image(manifests, image)
-    for label in spec.get("labels", []):
-        for manifest in manifests:
-            manifest["metadata"].setdefault("labels", {}).update(label["pairs"])
-    if "namespace" in spec:
-        for manifest in manifests:
-            if manifest["kind"] not in CLUSTER_SCOPED:
-                manifest["metadata"]["namespace"] = spec["namespace"]
-    return manifests
+    """The manifests ``directory``'s kustomization.yaml produces, as ``kubectl kustomize`` prints them."""
+    done = subprocess.run(
+        [kubectl(), "kustomize", str(directory)], capture_output=True, text=True, timeout=60, check=False
+    )
+    if done.returncode != 0:
+        raise KustomizeError(done.stderr.strip())
+    return [document for document in yaml.safe_load_all(done.stdout) if document]
+
+
+def generated_name(manifest: Manifest) -> str:
+    """The name a kustomization gave ``manifest`` (without the hash suffix of a generated object)."""
+    name: str = manifest["metadata"]["name"]
+    if manifest["kind"] in HASHED_KINDS:
+        return re.sub(r"-[a-z0-9]{10}$", "", name)
+    return name
 
 
 def find(manifests: list[Manifest], kind: str, name: str) -> Manifest:
-    """The one rendered object of ``kind`` named ``name``."""
-    found = [m for m in manifests if m["kind"] == kind and m["metadata"]["name"] == name]
+    """The one rendered object of ``kind`` named ``name`` (a generated one: before its hash suffix)."""
+    found = [m for m in manifests if m["kind"] == kind and name in (m["metadata"]["name"], generated_name(m))]
     if len(found) != 1:
         raise KeyError(f"{len(found)} objects {kind}/{name}")
     return found[0]
-
-
-def strategic_merge(base: Any, patch: Any) -> Any:
-    """``patch`` merged into ``base``: maps recursively, lists of named maps by name, others replaced."""
-    if isinstance(base, dict) and isinstance(patch, dict):
-        merged = copy.deepcopy(base)
-        for key, value in patch.items():
-            merged[key] = strategic_merge(base[key], value) if key in base else copy.deepcopy(value)
-        return merged
-    if isinstance(base, list) and isinstance(patch, list) and _named(base) and _named(patch):
-        merged_list = copy.deepcopy(base)
-        for item in patch:
-            match = [i for i, old in enumerate(merged_list) if old["name"] == item["name"]]
-            if match:
-                merged_list[match[0]] = strategic_merge(merged_list[match[0]], item)
-            else:
-                merged_list.append(copy.deepcopy(item))
-        return merged_list
-    return copy.deepcopy(patch)
-
-
-def _named(items: list[Any]) -> bool:
-    return all(isinstance(i, dict) and "name" in i for i in items)
-
-
-def _generate(manifests: list[Manifest], kind: str, generator: Manifest, *, encode: bool) -> None:
-    data = dict(literal.split("=", 1) for literal in generator.get("literals", []))
-    if encode:
-        data = {k: base64.b64encode(v.encode()).decode() for k, v in data.items()}
-    if generator.get("behavior", "create") == "merge":
-        find(manifests, kind, generator["name"])["data"].update(data)
-        return
-    manifests.append(
-        {"apiVersion": "v1", "kind": kind, "metadata": {"name": generator["name"]}, "data": data}
-    )
-
-
-def _set_image(manifests: list[Manifest], image: Manifest) -> None:
-    for manifest in manifests:
-        if manifest["kind"] != "Deployment":
-            continue
-        for container in manifest["spec"]["template"]["spec"]["containers"]:
-            name, _, tag = container["image"].partition(":")
-            if name == image["name"]:
-                container["image"] = f"{image.get('newName', name)}:{image.get('newTag', tag)}"

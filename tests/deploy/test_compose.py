@@ -1,5 +1,6 @@
 """docker-compose.yml against the Compose Specification JSON Schema (vendored by check-jsonschema)."""
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,46 @@ def test_stores_persist() -> None:
     assert services["redis"]["command"][1:3] == ["--appendonly", "yes"]
     assert services["redis"]["volumes"]
     assert services["qdrant"]["volumes"]
+
+
+COLLECTOR_CONFIG = COMPOSE.parent / "deploy" / "otel-collector.yaml"
+CONSTRAINTS = COMPOSE.parent / "requirements" / "constraints.txt"
+
+
+def _policypal_services() -> dict[str, Any]:
+    services: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())["services"]
+    return {name: s for name, s in services.items() if s.get("image") == "policypal:latest"}
+
+
+def test_every_service_sends_its_telemetry_to_the_collector() -> None:
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    collector = services["otel-collector"]
+    image, _, version = collector["image"].partition(":")
+    assert image == "otel/opentelemetry-collector-contrib"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version), "a pinned release, not latest"
+    assert "./deploy/otel-collector.yaml:/etc/otelcol-contrib/config.yaml:ro" in collector["volumes"]
+    for name, service in _policypal_services().items():
+        assert service["environment"]["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://otel-collector:4318", name
+        assert "otel-collector" in service["depends_on"], name
+
+
+def test_the_collector_takes_otlp_traces_and_metrics_and_passes_them_on() -> None:
+    config = yaml.safe_load(COLLECTOR_CONFIG.read_text())
+    protocols = config["receivers"]["otlp"]["protocols"]
+    assert protocols["http"]["endpoint"].endswith(":4318")
+    assert protocols["grpc"]["endpoint"].endswith(":4317")
+    pipelines = config["service"]["pipelines"]
+    assert set(pipelines) == {"traces", "metrics"}
+    for pipeline in pipelines.values():
+        assert pipeline["receivers"] == ["otlp"]
+        assert set(pipeline["processors"]) <= set(config["processors"])
+        assert set(pipeline["exporters"]) <= set(config["exporters"])
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    jaeger = config["exporters"][pipelines["traces"]["exporters"][0]]["endpoint"]
+    assert jaeger.split(":")[0] in services
+
+
+def test_the_qdrant_server_is_the_release_of_the_client_pin() -> None:
+    [client] = re.findall(r"^qdrant-client==(\d+\.\d+)\.\d+$", CONSTRAINTS.read_text(), re.M)
+    image = yaml.safe_load(COMPOSE.read_text())["services"]["qdrant"]["image"]
+    assert re.fullmatch(rf"qdrant/qdrant:v{re.escape(client)}\.\d+", image), image

@@ -6,7 +6,7 @@ from faststream.nats import NatsRouter
 from redis.asyncio import Redis
 
 from policypal.bus import run_worker
-from policypal.bus.startup import reach, run_service
+from policypal.bus.startup import reach, reach_or_open, run_service
 from policypal.config import Settings, get_settings
 from policypal.embeddings import Embedder, embedder_from_settings
 from policypal.state import connect_redis
@@ -22,9 +22,10 @@ async def open_vector_resources(settings: Settings) -> tuple[Redis, Embedder, Ch
     redis: Redis = connect_redis(settings.redis_url)
     await reach("Redis", redis_location(settings.redis_url), redis.ping)
     embedder: Embedder = embedder_from_settings(settings)
-    index: ChunkIndex = await reach(
+    index: ChunkIndex = await reach_or_open(
         "Qdrant",
-        settings.qdrant_url or str(settings.qdrant_local_path),
+        settings.qdrant_url,
+        str(settings.qdrant_local_path),
         lambda: open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension),
         fatal=(UnownedLocalIndexError,),
     )

@@ -17,10 +17,14 @@ from gateway import (
     escalations,
     event_tickets,
     health,
+    inbox,
     mentions,
+    profile,
     sets,
     tenants,
     widget,
+    widget_publishing,
+    widget_script,
 )
 from gateway.cors import add_tenant_cors
 from gateway.health import open_qdrant_probe
@@ -58,11 +62,11 @@ def create_app(
         try:
             js = broker.connection.jetstream()
             # Declared here too, so the gateway can start before any worker (ADR 0001).
-            await declare_streams(js)
+            await declare_streams(js, settings=settings)
             app.state.resources = Resources(
                 settings=settings,
                 broker=broker,
-                object_store=await document_store(js),
+                object_store=await document_store(js, settings=settings),
                 redis=redis,
                 catalog=DocumentCatalog(redis),
                 conversations=ConversationStore(redis),
@@ -95,6 +99,8 @@ def create_app(
     answer_state_outages(app)
     app.include_router(health.router)
     limited = Depends(enforce_rate_limit)
+    # Before the router that needs "ingest": the listing checks its own scopes (documents.listed_owner).
+    app.include_router(documents.listing_router, dependencies=[limited])
     app.include_router(documents.router, dependencies=[Depends(require_scope("ingest")), limited])
     app.include_router(conversations.router, dependencies=[Depends(require_scope("chat")), limited])
     app.include_router(api_keys.router, dependencies=[limited])
@@ -105,6 +111,10 @@ def create_app(
     app.include_router(asyncapi.router)
     app.include_router(sets.router, dependencies=[Depends(require_scope("ingest")), limited])
     app.include_router(mentions.router, dependencies=[Depends(require_scope("chat")), limited])
+    app.include_router(profile.router, dependencies=[Depends(require_scope("ingest")), limited])
     app.include_router(event_tickets.router, dependencies=[limited])
+    app.include_router(widget_publishing.router, dependencies=[limited])
+    app.include_router(inbox.router, dependencies=[limited])
+    app.include_router(widget_script.router)
     mount_console(app, settings)
     return app

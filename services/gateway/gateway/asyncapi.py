@@ -34,6 +34,42 @@ _INBOUND = {
     "chat.resumed": CHAT_RESUMED,
     "action.requested": "actions.{action}.requested",
 }
+#: Where the bus is reached, as deploy/ and `policypal up` run it; every server admits only its users.
+_SERVERS: dict[str, Any] = {
+    "kubernetes": {
+        "host": "nats.nats.svc.cluster.local:4222",
+        "protocol": "nats",
+        "description": "The NATS cluster of deploy/k8s (Helm release nats in namespace nats).",
+    },
+    "compose": {
+        "host": "nats:4222",
+        "protocol": "nats",
+        "description": "The nats service of docker-compose.yml.",
+    },
+    "embedded": {
+        "host": "127.0.0.1:4222",
+        "protocol": "nats",
+        "description": "`policypal up` on one machine: it prints the NATS URL it serves (the port may differ).",
+    },
+}
+_SECURITY_SCHEME = "natsUser"
+#: Headers a dead letter carries beside the original message's own.
+_DEAD_LETTER_HEADERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "Policypal-Error-Code": {
+            "type": "string",
+            "description": "tenant_mismatch, unsupported_schema_version, too_large, invalid, unprocessable or failed.",
+        },
+        "Policypal-Error": {
+            "type": "string",
+            "description": "Why the message was not (or could not be) run.",
+        },
+        "Policypal-Original-Subject": {"type": "string", "description": "The subject it was published on."},
+        "Policypal-Deliveries": {"type": "string", "description": "How often it was delivered."},
+    },
+    "required": ["Policypal-Error-Code", "Policypal-Error", "Policypal-Original-Subject"],
+}
 _HEADERS: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -50,10 +86,24 @@ _HEADERS: dict[str, Any] = {
 
 def _schema(model: type[BaseModel], schemas: dict[str, Any]) -> dict[str, str]:
     """Add ``model`` (and the models it uses) to ``schemas``; return a reference to it."""
-    schema = model.model_json_schema(mode="serialization", ref_template=_REF)
+    schema = _asyncapi_schema(model.model_json_schema(mode="serialization", ref_template=_REF))
     schemas.update(schema.pop("$defs", {}))
     schemas[model.__name__] = schema
     return {"$ref": _REF.format(model=model.__name__)}
+
+
+def _asyncapi_schema(node: Any) -> Any:
+    """``node`` with pydantic's OpenAPI-style discriminators (``{"propertyName": ...}``) written as
+    AsyncAPI's Schema Object has them: the property's name alone."""
+    if isinstance(node, list):
+        return [_asyncapi_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _asyncapi_schema(value) for key, value in node.items()}
+    discriminator = converted.get("discriminator")
+    if isinstance(discriminator, dict) and "propertyName" in discriminator:
+        converted["discriminator"] = discriminator["propertyName"]
+    return converted
 
 
 def _parameters(address: str) -> dict[str, Any]:
@@ -95,6 +145,7 @@ def asyncapi_document() -> dict[str, Any]:
             "channel": {"$ref": f"#/channels/{name}"},
             "messages": [{"$ref": f"#/channels/{name}/messages/{name}"}],
         }
+    _dead_letter_channels(channels, operations, messages)
     _schema(AuditResult, schemas)
     audit = operations["receive_action_requested"]
     audit["summary"] = "Request an action; other systems publish audits here (actions.audit.requested)."
@@ -112,10 +163,53 @@ def asyncapi_document() -> dict[str, Any]:
             ),
         },
         "defaultContentType": "application/json",
+        "servers": {
+            name: server | {"security": [{"$ref": f"#/components/securitySchemes/{_SECURITY_SCHEME}"}]}
+            for name, server in _SERVERS.items()
+        },
         "channels": channels,
         "operations": operations,
-        "components": {"schemas": schemas, "messages": messages},
+        "components": {
+            "schemas": schemas,
+            "messages": messages,
+            "securitySchemes": {
+                _SECURITY_SCHEME: {
+                    "type": "userPassword",
+                    "description": "A NATS user and password: a service's own, or another system's credential "
+                    "scoped to one tenant (policypal bus-credential create, docs/adr/0007).",
+                }
+            },
+        },
     }
+
+
+def _dead_letter_channels(
+    channels: dict[str, Any], operations: dict[str, Any], messages: dict[str, Any]
+) -> None:
+    """One DLQ channel per inbound subject (``dlq.`` + the subject): the message as published, refused or
+    failed, with the reason in its headers. Another system's audit requests land on the tenant one."""
+    inbound = {**_INBOUND, "action.requested.tenant": "actions.{action}.requested.{tenant_id}"}
+    for key, subject in sorted(inbound.items()):
+        event_type = key.removesuffix(".tenant")
+        source = messages[event_type.replace(".", "_")]
+        name = f"dead_letter_{key.replace('.', '_')}"
+        messages[name] = source | {
+            "title": f"Dead-lettered {source['title']}",
+            "summary": f"A {event_type} message that was refused or failed for good.",
+            "headers": _DEAD_LETTER_HEADERS,
+        }
+        address = f"dlq.{subject}"
+        channels[name] = {
+            "address": address,
+            "description": "Stream DLQ (30 days): inspect, fix and republish on the original subject.",
+            "messages": {name: {"$ref": f"#/components/messages/{name}"}},
+            "parameters": _parameters(address),
+        }
+        operations[f"send_{name}"] = {
+            "action": "send",
+            "channel": {"$ref": f"#/channels/{name}"},
+            "messages": [{"$ref": f"#/channels/{name}/messages/{name}"}],
+        }
 
 
 @router.get("/v1/asyncapi.json", summary="AsyncAPI document of the public events")

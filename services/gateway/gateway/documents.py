@@ -14,15 +14,18 @@ from gateway.resources import Resources, ResourcesDep
 from gateway.sets import ensure_set
 from gateway.uploads import read_within_limit, require_supported, safe_filename
 from policypal.auth import Principal
-from policypal.auth.http import BearerPrincipal
+from policypal.auth.http import BearerPrincipal, forbidden_without
 from policypal.bus import publish_event
 from policypal.contracts import DocType, DocumentDeleted, DocumentUploaded, new_event_id
 from policypal.contracts.codes import DocumentFailureCode
+from policypal.contracts.envelope import SafeId
 from policypal.state import DocumentRecord, SetStore, set_key
 
 logger = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
+#: The listing, apart: another system lists a user's documents with the ``documents`` scope alone.
+listing_router = APIRouter(prefix="/v1/documents", tags=["documents"])
 
 _NOT_FOUND = "No such document."
 
@@ -211,20 +214,51 @@ async def _read_document(resources: Resources, file: UploadFile) -> tuple[bytes,
     return data, require_supported(data, file.filename, file.content_type)
 
 
-@router.get("", response_model=DocumentList, responses={401: {"model": ErrorBody}})
+@listing_router.get(
+    "", response_model=DocumentList, responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+)
 async def list_documents(
     principal: BearerPrincipal,
     resources: ResourcesDep,
     group_by: Annotated[
         Literal["set"] | None, Query(description="`set`: also return the documents grouped by set.")
     ] = None,
+    owner: Annotated[
+        SafeId | None,
+        Query(
+            description="Another system (an API key or service token with the `documents` scope): the "
+            "user of the tenant whose documents to list, e.g. to name an audit's targets. A person lists "
+            "their own and may leave it out or name themselves."
+        ),
+    ] = None,
 ) -> DocumentList:
-    """The caller's documents, newest first; ``?group_by=set`` adds them grouped by set."""
-    records = await resources.catalog.list(principal.tenant_id, principal.user_id)
+    """The caller's documents, newest first (a system's: ``owner``'s); ``?group_by=set`` adds them grouped by set."""
+    records = await resources.catalog.list(principal.tenant_id, listed_owner(principal, owner))
     views = [document_view(resources, r) for r in records]
     if group_by is None:
         return DocumentList(documents=views)
     return DocumentList(documents=views, groups=await group_by_set(resources, principal.tenant_id, views))
+
+
+def listed_owner(principal: Principal, owner: str | None) -> str:
+    """Whose documents ``principal`` lists: its own (scope ``ingest``), or for a system with the
+    ``documents`` scope ``owner``'s."""
+    if owner is None or owner == principal.user_id:
+        if (
+            principal.role == "service"
+            and "documents" in principal.scopes
+            and "ingest" not in principal.scopes
+        ):
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                "Name the user whose documents to list: GET /v1/documents?owner=<user_id>.",
+            )
+        forbidden_without(principal, "ingest")
+        return principal.user_id
+    if principal.role != "service":
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "You can list only your own documents.")
+    forbidden_without(principal, "documents")
+    return owner
 
 
 async def group_by_set(

@@ -2,7 +2,7 @@
 
 from ingestor.service import build_router
 from policypal.bus import run_worker
-from policypal.bus.startup import reach, run_service
+from policypal.bus.startup import reach, reach_or_open, run_service
 from policypal.config import Settings, get_settings
 from policypal.embeddings import embedder_from_settings
 from policypal.state import connect_redis
@@ -15,9 +15,10 @@ async def serve(settings: Settings) -> None:
     redis = connect_redis(settings.redis_url)
     await reach("Redis", redis_location(settings.redis_url), redis.ping)
     embedder = embedder_from_settings(settings)
-    index = await reach(
+    index = await reach_or_open(
         "Qdrant",
-        settings.qdrant_url or str(settings.qdrant_local_path),
+        settings.qdrant_url,
+        str(settings.qdrant_local_path),
         lambda: open_chunk_index(settings, model_id=embedder.model_id, dimension=embedder.dimension),
         fatal=(UnownedLocalIndexError,),
     )

@@ -94,8 +94,8 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
         if "store" not in stores:
             # We publish to EVENTS and DLQ; a stream is only declared by its subscribers, which may
             # not have started yet (docs/architecture.md, Platform facts), so declare what we publish to.
-            await declare_streams(js, (EVENTS, DLQ))
-            stores["store"] = await document_store(js)
+            await declare_streams(js, (EVENTS, DLQ), settings=settings)
+            stores["store"] = await document_store(js, settings=settings)
         pipeline = IngestPipeline(
             catalog=catalog,
             ledger=ledger,
@@ -135,7 +135,7 @@ def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedde
     @durable_pull_subscriber(router, DOCS_DELETED, stream=DOCS, durable=DELETIONS_CONSUMER, settings=settings)
     async def on_document_deleted(msg: NatsMessage, broker: NatsBroker, js: JsClient) -> None:
         if "store" not in stores:
-            stores["store"] = await document_store(js)
+            stores["store"] = await document_store(js, settings=settings)
 
         async def handle(event: DocumentDeleted) -> None:
             await remove_document_data(event, catalog=catalog, index=index, store=stores["store"])

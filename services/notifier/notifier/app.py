@@ -17,7 +17,7 @@ from policypal.auth import Authenticator, EventTicketStore
 from policypal.auth.cors import TenantCors, deployment_origins
 from policypal.auth.state_outage import answer_state_outages
 from policypal.bus import declare_streams
-from policypal.bus.broker import DEFAULT_NATS_URL, credentials
+from policypal.bus.broker import DEFAULT_NATS_URL, credentials, nats_servers
 from policypal.config import Settings
 from policypal.contracts.streams import EVENTS
 from policypal.state import ConversationStore, DocumentCatalog, connect_redis
@@ -44,14 +44,16 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         # live feed per thread, one short replay per connection), which FastStream's subscriber
         # model (declared at start-up) does not express.
         nc = await nats.connect(
-            settings.nats_url or DEFAULT_NATS_URL, max_reconnect_attempts=-1, **credentials(settings)
+            servers=nats_servers(settings.nats_url or DEFAULT_NATS_URL),
+            max_reconnect_attempts=-1,
+            **credentials(settings),
         )
         redis = connect_redis(settings.redis_url)
         fanout: FanOut | None = None
         try:
             js = nc.jetstream()
             # So a stream can be opened before any publisher has run.
-            await declare_streams(js, (EVENTS,))
+            await declare_streams(js, (EVENTS,), settings=settings)
             fanout = FanOut(js)
             app.state.resources = Resources(
                 settings=settings,

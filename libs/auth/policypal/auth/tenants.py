@@ -14,7 +14,8 @@ DomainPattern = Annotated[
     StringConstraints(
         strip_whitespace=True,
         to_lower=True,
-        pattern=r"(?i)^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:[0-9]{1,5})?$",
+        # Both cases spelled out, no inline (?i) flag: OpenAPI patterns are ECMA-262 regular expressions.
+        pattern=r"^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(:[0-9]{1,5})?$",
     ),
 ]
 
@@ -36,6 +37,29 @@ class TenantLimits(BaseModel):
     )
 
 
+#: A CSS colour the widget accepts: ``#rgb`` or ``#rrggbb`` (nothing a stylesheet could be escaped with).
+HexColour = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^#(?:[0-9a-fA-F]{3}){1,2}$")]
+
+
+class WidgetSettings(BaseModel):
+    """How the website widget greets, when it hands over to a person, and its colours."""
+
+    greeting: str = Field(
+        default="Hello! Ask me a question and I will answer from our published documents.",
+        min_length=1,
+        max_length=300,
+    )
+    confidence_threshold: float = Field(
+        default=0.4,
+        ge=0.0,
+        le=1.0,
+        description="Answers whose retrieval similarity is below this go to a person instead.",
+    )
+    title: str = Field(default="Questions? Ask us", min_length=1, max_length=60)
+    accent_colour: HexColour = "#1f5fbf"
+    text_colour: HexColour = "#ffffff"
+
+
 class TenantSettings(BaseModel):
     """What a tenant administrator sets."""
 
@@ -48,6 +72,7 @@ class TenantSettings(BaseModel):
     industry: str | None = Field(default=None, max_length=100, examples=["banking"])
     location: str | None = Field(default=None, max_length=100, examples=["European Union"])
     limits: TenantLimits = Field(default_factory=TenantLimits)
+    widget: WidgetSettings = Field(default_factory=WidgetSettings)
 
 
 class TenantProfile(TenantSettings):

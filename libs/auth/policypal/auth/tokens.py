@@ -1,7 +1,7 @@
 """Issuing and verifying PolicyPal access tokens.
 
 Claims: ``sub`` (user id), ``tid`` (tenant id), ``iss``, ``aud``, ``iat``, ``exp``; optionally ``role``
-(user, admin, service, customer; default user), ``scope`` (space-separated, for service tokens of an
+(user, admin, reviewer, service, customer; default user), ``scope`` (space-separated, for service tokens of an
 external identity provider) and ``cid`` (the one conversation of a widget session).
 Tokens are HS256 with the configured secret, or RS256 signed by a key of the configured JWKS URL.
 """
@@ -18,16 +18,20 @@ from policypal.contracts.envelope import SafeId
 _HMAC_ALGORITHM = "HS256"
 _JWKS_ALGORITHM = "RS256"
 
-#: Who a caller is: a person of the tenant, its administrator, another system, or a widget visitor.
-Role = Literal["user", "admin", "service", "customer"]
-#: What a credential may do: upload documents, chat, request audits, administer the tenant.
-Scope = Literal["ingest", "chat", "audit", "admin"]
-ALL_SCOPES: frozenset[Scope] = frozenset({"ingest", "chat", "audit", "admin"})
+#: Who a caller is: a person of the tenant, its administrator, a reviewer answering the widget's
+#: customers, another system, or a widget visitor.
+Role = Literal["user", "admin", "reviewer", "service", "customer"]
+#: What a credential may do: upload documents, chat, request audits, administer the tenant, answer
+#: the widget's customers (the inbox), list the documents of the tenant's users (another system that
+#: audits for them).
+Scope = Literal["ingest", "chat", "audit", "admin", "review", "documents"]
+ALL_SCOPES: frozenset[Scope] = frozenset({"ingest", "chat", "audit", "admin", "review", "documents"})
 
 #: Scopes a role carries when the credential does not list its own (API keys and service tokens do).
 ROLE_SCOPES: dict[Role, frozenset[Scope]] = {
     "user": frozenset({"ingest", "chat", "audit"}),
     "admin": ALL_SCOPES,
+    "reviewer": frozenset({"review"}),
     "customer": frozenset({"chat"}),
     "service": frozenset(),
 }

@@ -1,6 +1,6 @@
 """NATS JetStream adapter shared by every service."""
 
-from policypal.bus.broker import build_broker, jstream
+from policypal.bus.broker import StreamDeclaringBroker, build_broker
 from policypal.bus.consumer_lag import ConsumerLag, Durable, durables_of
 from policypal.bus.delivery import DeliveryOutcome, Unprocessable, process_delivery
 from policypal.bus.publishing import (
@@ -10,7 +10,8 @@ from policypal.bus.publishing import (
     publish_status,
     publish_terminal,
 )
-from policypal.bus.streams import declare_streams, document_store
+from policypal.bus.stream_usage import StreamUsage, dead_letter_source
+from policypal.bus.streams import StreamPolicy, declare_streams, document_store, jstream, stream_policy
 from policypal.bus.subscribing import (
     CurrentBroker,
     DeliveredMessage,
@@ -26,9 +27,13 @@ __all__ = [
     "DeliveredMessage",
     "DeliveryOutcome",
     "Durable",
+    "StreamDeclaringBroker",
+    "StreamPolicy",
+    "StreamUsage",
     "TerminalRecorder",
     "Unprocessable",
     "build_broker",
+    "dead_letter_source",
     "declare_streams",
     "document_store",
     "durable_pull_subscriber",
@@ -42,4 +47,5 @@ __all__ = [
     "publish_status",
     "publish_terminal",
     "run_worker",
+    "stream_policy",
 ]

@@ -19,7 +19,10 @@ from nats.js import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
 from policypal.bus.admission import Inadmissible, admit
-from policypal.contracts.dedup_ids import dead_letter_id
+from policypal.bus.publishing import publish_event
+from policypal.contracts import ActionRequested, ErrorEvent
+from policypal.contracts.codes import ErrorCode
+from policypal.contracts.dedup_ids import dead_letter_id, terminal_id
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ
 from policypal.contracts.subjects import dead_letter
@@ -119,6 +122,7 @@ async def _settle(
     try:
         await handle(event)
     except Unprocessable as exc:
+        await tell_the_requester(broker, event, str(exc))
         await _dead_letter(broker, msg, f"unprocessable: {exc}", deliveries, code="unprocessable")
         return DeliveryOutcome.DEAD_LETTERED
     except asyncio.CancelledError:
@@ -139,6 +143,21 @@ async def _settle(
             await keepalive
     await msg.ack()
     return DeliveryOutcome.ACKED
+
+
+async def tell_the_requester(broker: NatsBroker, event: object, reason: str) -> None:
+    """End an action request that cannot be run with an ``error`` event (``request_failed``) on its thread.
+
+    Another system that published it (docs/publishing-audits.md) hears why instead of waiting for an
+    answer that never comes; the message still goes to the dead letters for operators. Chat requests
+    are left to the gateway's deadline, which ends every chat request it accepted. Published under the
+    request's terminal id, so a terminal event already sent stands alone.
+    """
+    if not isinstance(event, ActionRequested) or event.thread_id is None:
+        return
+    sentence = f"The request was not run: {reason.rstrip('.')}."
+    error = ErrorEvent.ending(event, ErrorCode.REQUEST_FAILED, sentence)
+    await publish_event(broker, error, msg_id=terminal_id(event.request_id))
 
 
 _ack_waits: dict[tuple[str, str], float] = {}

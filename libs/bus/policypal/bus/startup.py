@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import nats
 from nats.errors import NoServersError
 
-from policypal.bus.broker import DEFAULT_NATS_URL, credentials
+from policypal.bus.broker import DEFAULT_NATS_URL, credentials, nats_servers
 from policypal.config import Settings
 from policypal.telemetry import configure_json_logging
 
@@ -70,12 +70,6 @@ def require_url(what: str, variable: str, url: str, schemes: frozenset[str]) -> 
         )
     if not (parts.hostname or (parts.scheme == "unix" and parts.path)):
         raise StartupError(f"{variable} {shown_url(url)!r} is not a valid {what} URL: it names no host.")
-
-
-def nats_servers(url: str) -> list[str]:
-    """The servers of a NATS_URL (comma-separated), each with a scheme as nats-py would read it."""
-    servers = [server.strip() for server in url.split(",") if server.strip()]
-    return [server if "://" in server else f"nats://{server}" for server in servers]
 
 
 def require_urls(settings: Settings) -> None:
@@ -148,6 +142,29 @@ async def reach(
         left = min(seconds_left(), left - (time.monotonic() - started))
     reason = f" (last error: {_described(last_error)})" if last_error is not None else ""
     raise StartupError(f"could not reach {what} at {shown_url(url)} within {STARTUP_SECONDS:g} s{reason}.")
+
+
+async def reach_or_open(
+    what: str,
+    url: str | None,
+    local: str,
+    attempt: Callable[[], Awaitable[T]],
+    *,
+    fatal: tuple[type[Exception], ...] = (),
+) -> T:
+    """A dependency that is remote (``url`` set) or local (``local``, a directory of an embedded engine).
+
+    The remote one is reached within the start-up deadline (``reach``); the local one is opened
+    without it: no misconfigured host can hang it, and opening a large index on a busy machine is
+    local work that takes what it takes, like loading the embedding model. A ``fatal`` error still
+    fails at once either way.
+    """
+    if url:
+        return await reach(what, url, attempt, fatal=fatal)
+    try:
+        return await attempt()
+    except fatal as exc:
+        raise StartupError(f"cannot use {what} at {local}: {exc}") from None
 
 
 def _described(error: Exception) -> str:

@@ -17,7 +17,7 @@ from faststream.nats import ConsumerConfig, NatsBroker, NatsMessage, NatsRouter,
 # faststream.nats.NatsMessage is already an annotated parameter; annotate the class itself.
 from faststream.nats.message import NatsMessage as DeliveredNatsMessage
 
-from policypal.bus.broker import jstream
+from policypal.bus.streams import jstream
 from policypal.config import Settings
 from policypal.contracts.streams import StreamSpec
 

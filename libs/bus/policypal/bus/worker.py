@@ -7,10 +7,14 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from faststream import FastStream
 from faststream.nats import NatsBroker, NatsRouter
+from nats.js.errors import APIError
 
-from policypal.bus.broker import DEFAULT_NATS_URL, build_broker
+from policypal.bus.broker import DEFAULT_NATS_URL, StreamDeclaringBroker, build_broker
 from policypal.bus.consumer_lag import ConsumerLag, durables_of
-from policypal.bus.startup import reach, reach_nats
+from policypal.bus.liveness import beat
+from policypal.bus.startup import StartupError, reach, reach_nats
+from policypal.bus.stream_usage import StreamUsage
+from policypal.bus.streams import declare_streams
 from policypal.config import Settings
 from policypal.telemetry import setup_telemetry
 
@@ -40,13 +44,22 @@ async def run_worker(
     # own connection retries forever, so it is bounded by the deadline too.
     await reach_nats(settings)
     await reach("NATS", settings.nats_url or DEFAULT_NATS_URL, broker.connect)
+    await declare_or_explain(broker, settings)
     tasks: list[asyncio.Task[None]] = []
 
     async def report_consumer_lag(started: NatsBroker) -> None:
         await ConsumerLag(started.connection.jetstream(), durables_of(started)).run()
 
+    async def report_stream_usage(started: NatsBroker) -> None:
+        streams = [spec.name for spec in broker.streams_in_use()]
+        await StreamUsage(started.connection.jetstream(), streams).run()
+
+    async def signal_liveness(_: NatsBroker) -> None:
+        if settings.liveness_file is not None:
+            await beat(settings.liveness_file)
+
     async def start_background() -> None:
-        loops = [*background, report_consumer_lag]
+        loops = [*background, report_consumer_lag, report_stream_usage, signal_liveness]
         tasks.extend(asyncio.create_task(_supervised(loop, broker)) for loop in loops)
 
     async def stop_background() -> None:
@@ -65,6 +78,20 @@ async def run_worker(
         after_shutdown=[*on_shutdown, telemetry.shutdown],
     )
     await app.run()
+
+
+async def declare_or_explain(broker: StreamDeclaringBroker, settings: Settings) -> None:
+    """Declare the broker's streams now, so replicas or caps NATS cannot honour end the start with a sentence."""
+    streams = broker.streams_in_use()
+    try:
+        await declare_streams(broker.connection.jetstream(), streams, settings=settings)
+    except APIError as exc:
+        names = ", ".join(spec.name for spec in streams)
+        raise StartupError(
+            f"NATS refused the streams {names} with {settings.stream_replicas} replica(s) and their size "
+            f"caps: {exc.description} (POLICYPAL_STREAM_REPLICAS and POLICYPAL_STREAM_LIMITS must fit the "
+            "NATS cluster: docs/operations.md)."
+        ) from None
 
 
 async def _supervised(loop: Callable[[NatsBroker], Awaitable[None]], broker: NatsBroker) -> None:

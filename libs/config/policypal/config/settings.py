@@ -4,11 +4,13 @@ Well-known variables keep their usual names (``NATS_URL``, ``REDIS_URL``, ``QDRA
 ``OPENAI_*``); PolicyPal's own carry the ``POLICYPAL_`` prefix.
 """
 
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic_core import to_json
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Accepted only in development and test: anywhere else a real secret must be configured.
@@ -34,6 +36,31 @@ StructuredMode = Literal["auto", "json_schema", "json_object"]
 OtlpProtocol = Literal["http/protobuf", "grpc"]
 #: High-stakes tasks (legal risk, multi-theme synthesis) get the large model; the rest the small one.
 LARGE_MODEL_TASKS: frozenset[LLMTask] = frozenset({"audit", "compare_holistic"})
+
+
+#: The JetStream streams whose limits can be set (policypal.contracts.streams).
+StreamName = Literal["DOCS", "CHAT", "ACTIONS", "EVENTS", "DLQ"]
+
+
+class StreamLimits(BaseModel):
+    """One stream's limits that differ from the defaults (docs/adr/0017-stream-replicas-and-limits.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    replicas: int | None = Field(default=None, ge=1, le=5, description="Default: stream_replicas.")
+    max_bytes: int | None = Field(default=None, gt=0, description="Size cap of the stream.")
+    max_age_seconds: int | None = Field(default=None, ge=0, description="0: kept until the size cap.")
+
+
+#: Credentials that may instead be read from the file named by ``<VARIABLE>_FILE`` (a mounted Secret).
+SECRET_FILE_FIELDS = (
+    "jwt_secret",
+    "nats_password",
+    "redis_url",
+    "qdrant_api_key",
+    "openai_api_key",
+    "tavily_api_key",
+)
 
 
 def _env(name: str) -> AliasChoices:
@@ -176,8 +203,33 @@ class Settings(BaseSettings):
         default=1.0, gt=0, description="How often expired requests are looked for."
     )
     ack_wait_seconds: float = Field(default=60.0, gt=0)
+    liveness_file: Path | None = Field(
+        default=None,
+        description="A worker touches this file every few seconds while it serves (a liveness probe "
+        "checks its age); unset: none.",
+    )
     graceful_timeout_seconds: float = Field(
         default=45.0, gt=0, description="How long a stopping worker lets in-flight messages finish."
+    )
+
+    stream_replicas: int = Field(
+        default=1,
+        ge=1,
+        le=5,
+        description="Replicas of every JetStream stream and of the document bucket: 1 embedded, 3 on a "
+        "3-node cluster. Applied on start, also to existing streams.",
+    )
+    stream_limits: dict[StreamName, StreamLimits] = Field(
+        default_factory=dict,
+        description='Per-stream overrides as JSON, e.g. {"EVENTS": {"max_bytes": 4294967296}}.',
+    )
+    document_ttl_seconds: int | None = Field(
+        default=None,
+        gt=0,
+        description="Uploaded files leave the document bucket after this long; unset: kept.",
+    )
+    document_store_max_bytes: int | None = Field(
+        default=None, gt=0, description="Size cap of the document bucket; unset: none."
     )
 
     otel_exporter_otlp_endpoint: str | None = Field(
@@ -209,6 +261,34 @@ class Settings(BaseSettings):
     otel_console: bool = Field(default=False, description="Print spans and metrics to stdout (development).")
     log_level: str = "INFO"
 
+    @model_validator(mode="before")
+    @classmethod
+    def _read_secret_files(cls, data: Any) -> Any:
+        """A credential named by ``<VARIABLE>_FILE`` is read from that file (trailing newline dropped)."""
+        if not isinstance(data, dict):
+            return data
+        for name in SECRET_FILE_FIELDS:
+            variables = _variables_of(name)
+            for variable in variables:
+                path = os.environ.get(f"{variable}_FILE")
+                if not path:
+                    continue
+                try:
+                    secret = Path(path).read_text(encoding="utf-8").strip()
+                except (OSError, UnicodeDecodeError) as exc:
+                    reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+                    raise ValueError(f"{variable}_FILE: cannot read {path}: {reason}") from None
+                if not secret:
+                    raise ValueError(f"{variable}_FILE: {path} is empty")
+                # The same value in both is no conflict: `policypal up` hands its children what it read.
+                given = {str(data[key]) for key in (name, *variables) if key in data}
+                if given - {secret}:
+                    raise ValueError(f"{variable}_FILE: set either {variable} or {variable}_FILE, not both")
+                # Keyed as the environment source keys it: by the first alias, else by the field's name.
+                aliased = isinstance(cls.model_fields[name].validation_alias, AliasChoices)
+                data = {**data, (variables[0] if aliased else name): secret}
+        return data
+
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Self:
         if self.environment == "production" and self.jwt_secret.get_secret_value() == DEV_JWT_SECRET:
@@ -226,6 +306,9 @@ class Settings(BaseSettings):
                 continue
             alias = field.validation_alias
             key = str(alias.choices[0]) if isinstance(alias, AliasChoices) else f"POLICYPAL_{name.upper()}"
+            if isinstance(value, dict):
+                env[key] = to_json(value, exclude_none=True).decode()
+                continue
             env[key] = value.get_secret_value() if isinstance(value, SecretStr) else str(value)
         return env
 
@@ -252,6 +335,14 @@ class Settings(BaseSettings):
     def api_base_url(self) -> str:
         """Base URL of the gateway as browsers see it; the notifier admits its origin (the web console)."""
         return self.public_api_url or f"http://{self.host}:{self.port}"
+
+
+def _variables_of(name: str) -> tuple[str, ...]:
+    """The environment variables of the setting ``name``, its usual one first."""
+    alias = Settings.model_fields[name].validation_alias
+    if isinstance(alias, AliasChoices):
+        return tuple(str(choice) for choice in alias.choices)
+    return (f"POLICYPAL_{name.upper()}",)
 
 
 @lru_cache(maxsize=1)

@@ -23,6 +23,11 @@ REQUEST_DURATION = "policypal.request.duration"
 LLM_TOKENS = "policypal.llm.tokens"
 LLM_COST = "policypal.llm.cost"
 CONSUMER_LAG = "policypal.consumer.lag"
+#: Bytes and messages a JetStream stream holds (attribute ``stream``), against its max_bytes.
+STREAM_BYTES = "policypal.stream.bytes"
+STREAM_MESSAGES = "policypal.stream.messages"
+#: Dead-lettered messages kept in the DLQ stream, by where they came from (attribute ``source``).
+DLQ_DEPTH = "policypal.dlq.depth"
 
 #: The gen_ai semantic conventions' attribute names shared by spans and metrics.
 MODEL = "gen_ai.request.model"

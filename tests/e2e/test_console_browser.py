@@ -1,7 +1,6 @@
 """The web console in a real browser against the real system (`policypal up`): sign in, upload, ask.
 
-Needs Debian's Chromium at /usr/bin/chromium (``scripts/ensure-chromium.sh`` installs it; `make test`
-runs that first) and the ``playwright`` package, which drives it without downloading a browser.
+Chromium and playwright as ``tests/e2e/console_page.py`` says; the whole system as `make up` starts it.
 """
 
 import json
@@ -12,33 +11,29 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.e2e.console_page import (
+    ANSWER_TIMEOUT_MS,
+    BROWSER_MARKS,
+    ask,
+    card,
+    enter,
+    new_chat,
+    pick_mention,
+    sign_in,
+    tab,
+    upload,
+)
 from tests.e2e.system import RunningSystem, policypal_up, scripted_llm_in_background
 from tests.pdf_factory import drawing_only_pdf, make_pdf
 from tests.support.openai_server import RecordedRequest, Reply
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Chromium is not installed: run scripts/ensure-chromium.sh as root"
-    ),
-]
+pytestmark = BROWSER_MARKS
 if TYPE_CHECKING:
     from playwright import sync_api
 else:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements/dev.txt")
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-#: Where the screenshot of a cited answer goes (outside the repository), to look at by hand.
+#: Screenshots (outside the repository), to look at by hand.
 SCREENSHOT = Path("/tmp/policypal-console-chat.png")
 AUDIT_SCREENSHOT = Path("/tmp/policypal-console-audit.png")
 STREAMING_SCREENSHOT = Path("/tmp/policypal-console-streaming.png")
@@ -58,7 +53,6 @@ PAGES = [
     * 4,
 ]
 QUESTION = "What total capital ratio must institutions maintain?"
-ANSWER_TIMEOUT_MS = 120_000
 #: Records every text the document's status line shows, to see the live progress afterwards.
 WATCH_STATUSES = """() => {
   window.statusesSeen = [];
@@ -77,104 +71,63 @@ def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSystem]:
         yield running
 
 
-@pytest.fixture
-def page() -> Iterator["sync_api.Page"]:
-    """A fresh browser tab; fails the test on any page error or console error (e.g. a CSP violation)."""
-    problems: list[str] = []
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        tab = browser.new_page(viewport={"width": 1440, "height": 900})
-        tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-        tab.on("console", lambda msg: problems.append(msg.text) if _unexpected(msg) else None)
-        try:
-            yield tab
-        finally:
-            browser.close()
-    assert problems == []
-
-
-def _unexpected(message: "sync_api.ConsoleMessage") -> bool:
-    # The browser logs every refused request; a 401 is what the sign-in tests provoke on purpose.
-    return message.type == "error" and "status of 401" not in message.text
-
-
-def sign_in(page: "sync_api.Page", system: RunningSystem, token: str) -> None:
-    page.goto(system.api_url + "/")
-    assert page.url == system.api_url + "/console/"
-    page.get_by_label("Access token").fill(token)
-    page.get_by_role("button", name="Sign in").click()
-
-
-def pick_mention(page: "sync_api.Page", typed: str, label: str) -> None:
-    """Type ``@prefix`` in the message box and choose ``label`` from the suggestions by keyboard."""
-    box = page.locator("#composer-text")
-    box.press_sequentially(typed)
-    option = page.get_by_role("option").filter(has_text=label).first
-    sync_api.expect(option).to_be_visible()
-    while option.get_attribute("aria-selected") != "true":
-        box.press("ArrowDown")
-    box.press("Enter")
-
-
-def upload(page: "sync_api.Page", pdf: bytes, title: str) -> "sync_api.Locator":
-    """Upload ``pdf`` through the form; the document's status line."""
-    page.get_by_label("File", exact=True).set_input_files(
-        {"name": f"{title}.pdf", "mimeType": "application/pdf", "buffer": pdf}
-    )
-    page.get_by_label("Title", exact=True).fill(title)
-    page.get_by_label("Version", exact=True).fill("2024")
-    page.get_by_role("button", name="Upload").click()
-    return page.locator("li.document").filter(has_text=title).get_by_test_id("doc-status")
-
-
 def test_sign_in_upload_ask_and_read_a_cited_answer(page: "sync_api.Page", system: RunningSystem) -> None:
     expect = sync_api.expect
-    sign_in(page, system, system.token("acme", "console-alice"))
-    expect(page.locator("#whoami")).to_contain_text("console-alice")
+    enter(page, system, "console-alice")
 
     page.evaluate(WATCH_STATUSES)
-    pdf = make_pdf(PAGES, title="Prudential Rulebook")
-    page.get_by_label("File", exact=True).set_input_files(
-        {"name": "rulebook.pdf", "mimeType": "application/pdf", "buffer": pdf}
+    status = upload(
+        page, make_pdf(PAGES, title="Prudential Rulebook"), "Prudential Rulebook", set_name="Banking"
     )
-    page.get_by_label("Title", exact=True).fill("Prudential Rulebook")
-    page.get_by_label("Version", exact=True).fill("2024")
-    page.get_by_label("Type", exact=True).select_option("regulatory")
-    page.locator("#upload-set").fill("Banking")
-    page.get_by_role("button", name="Upload").click()
-    document = page.locator("li.document").filter(has_text="Prudential Rulebook")
-    expect(document.get_by_test_id("doc-status")).to_have_text(
-        re.compile(r"^Ready · 3 pages · \d+ chunks$"), timeout=ANSWER_TIMEOUT_MS
-    )
+    expect(status).to_have_text(re.compile(r"^Ready · 3 pages · \d+ chunks$"), timeout=ANSWER_TIMEOUT_MS)
     expect(page.locator(".document-group h3")).to_have_text(["Banking"])
+    rulebook = card(page, "Prudential Rulebook (2024)")
+    expect(rulebook).to_contain_text("Regulatory")
+    expect(rulebook).to_have_css("border-left-color", "rgb(183, 121, 31)")  # the regulatory gold
     seen = page.evaluate("window.statusesSeen")
     assert any(re.search(r"\d+/\d+…$", text) for text in seen), seen  # stages with n/N were shown
 
-    page.get_by_role("button", name="New").click()
-    expect(page.locator("#composer-text")).to_be_focused()
+    new_chat(page)
     pick_mention(page, "@inq", "inquire")
     pick_mention(page, "@Pru", "Prudential Rulebook")
-    page.locator("#composer-text").press_sequentially(QUESTION)
-    page.locator("#composer-text").press("Enter")
+    ask(page, QUESTION)
 
     answer = page.get_by_test_id("answer").last
     expect(answer).to_contain_text("8 percent", timeout=ANSWER_TIMEOUT_MS)
     expect(answer).to_be_focused()
-    # The quote that answers is cited with its title, version and page.
-    cited = answer.locator(".citation").filter(has_text="8 percent").first
-    expect(cited).to_contain_text(re.compile(r"Prudential Rulebook · version 2024 · page 2"))
+    # PalReasoning: the steps taken, the document found as a pill.
+    reasoning = answer.get_by_test_id("reasoning")
+    expect(reasoning.locator("summary")).to_have_text(re.compile(r"^PalReasoning · \d+ steps$"))
+    expect(reasoning.locator(".pill")).to_have_text(["Prudential Rulebook (2024)"])
     expect(answer.locator(".answer-meta")).to_contain_text("Model offline-extractive")
-    marker = cited.get_attribute("data-marker")
-    answer.locator("a.marker", has_text=f"[{marker}]").first.click()
-    expect(cited).to_have_css("background-color", "rgb(254, 249, 195)")  # the linked source, :target
-    page.screenshot(path=str(SCREENSHOT), full_page=True)
 
-    # The conversation list shows the exchange; a reload keeps the session and the cited history.
+    # The marker after the sentence that answers opens the Sources panel on that very passage.
+    sources = page.get_by_role("complementary", name="Sources")
+    expect(sources).to_be_hidden()
+    marker = (
+        answer.locator(".answer-text p").filter(has_text="8 percent").first.locator("button.marker").first
+    )
+    number = marker.get_attribute("data-marker")
+    marker.click()
+    expect(sources).to_be_visible()
+    selected = sources.locator(".source-card.selected")
+    expect(selected).to_have_attribute("data-marker", str(number))
+    expect(selected).to_be_focused()
+    expect(selected.locator(".excerpt")).to_contain_text("8 percent")
+    expect(selected.locator(".source-where")).to_have_text(
+        re.compile(r"DocumentPrudential RulebookVersion2024Page2")
+    )
+    page.screenshot(path=str(SCREENSHOT))
+
+    # The Chats tab shows the exchange; a reload keeps the session and the cited history.
     expect(page.locator(".conversation.current .conversation-preview")).to_contain_text("Prudential Rulebook")
     page.reload()
     stored = page.get_by_test_id("answer").last
     expect(stored).to_contain_text("8 percent")
-    expect(stored.locator(".citation").filter(has_text="page 2").first).to_be_visible()
+    stored.locator(".source-chip").filter(has_text="· p. 2").first.click()
+    expect(sources.locator(".source-card.selected")).to_contain_text("Prudential Rulebook")
+    page.get_by_role("button", name="Close the sources").click()
+    expect(sources).to_be_hidden()
 
     page.get_by_role("button", name="Sign out").click()
     expect(page.locator("#sign-in-error")).to_have_text("You are signed out.")
@@ -191,77 +144,104 @@ def test_a_refused_or_expired_token_says_so(page: "sync_api.Page", system: Runni
     # A token that runs out while the console is open: the next call says so and signs out.
     sign_in(page, system, system.token("acme", "console-bob", ttl_seconds=3))
     expect(page.locator("#whoami")).to_contain_text("console-bob")
+    page.get_by_role("dialog").get_by_role("button", name="Later").click()
     page.wait_for_timeout(4_500)
-    page.get_by_role("button", name="New").click()
+    page.get_by_role("button", name="New chat").click()
     expect(page.locator("#sign-in-error")).to_have_text("The access token has expired; sign in again.")
     expect(page.locator("#console-view")).to_be_hidden()
 
 
-def test_a_palassist_question_rename_delete_and_a_failed_upload(
+def test_a_palassist_question_rename_delete_retry_and_a_new_version(
     page: "sync_api.Page", system: RunningSystem
 ) -> None:
     expect = sync_api.expect
-    sign_in(page, system, system.token("acme", "console-carol"))
-    failed = upload(page, drawing_only_pdf(), "Scanned Policy")
+    token = enter(page, system, "console-carol")
+    failed = upload(page, drawing_only_pdf(), "Scanned Policy", doc_type="policy")
     expect(failed).to_have_text(re.compile(r"^Failed: \S.+"), timeout=ANSWER_TIMEOUT_MS)
+    expect(card(page, "Scanned Policy (2024)")).to_have_css("border-left-color", "rgb(21, 128, 61)")  # green
+    # Retry: ingested again from the stored bytes, as a new request (the same bytes fail the same way).
+    with page.expect_response(re.compile(r"/v1/documents/[^/]+/retry$")) as retried:
+        page.get_by_role("button", name="Retry Scanned Policy (2024)").click()
+    assert retried.value.status == 202
+    second_attempt = retried.value.json()["request_id"]
+    expect(failed).to_have_text(re.compile(r"^Failed: \S.+"), timeout=ANSWER_TIMEOUT_MS)
+    expect(page.get_by_role("button", name="Retry Scanned Policy (2024)")).to_be_visible()
+    listed = page.request.get(
+        system.api_url + "/v1/documents", headers={"Authorization": f"Bearer {token}"}
+    ).json()["documents"]
+    assert [(d["request_id"], d["status"]) for d in listed] == [(second_attempt, "failed")]
     expect(upload(page, make_pdf(PAGES), "Capital Rulebook")).to_contain_text(
         "Ready", timeout=ANSWER_TIMEOUT_MS
     )
 
-    page.get_by_role("button", name="New").click()
-    box = page.locator("#composer-text")
-    expect(box).to_be_focused()
+    # A new version keeps title, type and set under a new label; the old version stays.
+    page.get_by_role("button", name="New version of Capital Rulebook (2024)").click()
+    dialog = page.get_by_role("dialog", name="New version of Capital Rulebook (2024)")
+    expect(dialog.get_by_label("Title", exact=True)).to_be_hidden()
+    dialog.get_by_label("File").set_input_files(
+        {"name": "capital-2025.pdf", "mimeType": "application/pdf", "buffer": make_pdf(PAGES[1:])}
+    )
+    dialog.get_by_label("Version", exact=True).fill("2025")
+    dialog.get_by_role("button", name="Upload", exact=True).click()
+    expect(card(page, "Capital Rulebook (2025)").get_by_test_id("doc-status")).to_have_text(
+        re.compile(r"^Ready · 2 pages"), timeout=ANSWER_TIMEOUT_MS
+    )
+    expect(card(page, "Capital Rulebook (2024)")).to_contain_text("Ready · 3 pages")
+
+    box = new_chat(page)
     box.press_sequentially("Summarize and audit ")
-    pick_mention(page, "@Cap", "Capital Rulebook")
+    pick_mention(page, "@Capital Rule", "Capital Rulebook (2024)")  # a prefix of two words
     box.press("Enter")
-    # Two actions at once: PalAssist asks which (action_choice, buttons) ...
-    choice = page.get_by_test_id("interrupt").first
+    # Two actions at once: PalAssist asks which, above the message box (action_choice, buttons) ...
+    palassist = page.get_by_role("region", name="PalAssist")
+    choice = palassist.get_by_test_id("interrupt")
     expect(choice).to_contain_text("one action at a time", timeout=ANSWER_TIMEOUT_MS)
     expect(choice).to_be_focused()
     expect(box).to_be_disabled()
     choice.get_by_role("button", name="Audit").click()
     # ... then, with no text to audit, asks for it (text_input); the typed text is audited.
-    question = page.get_by_test_id("interrupt").nth(1)
+    question = palassist.get_by_test_id("interrupt")
     expect(question).to_contain_text("text you would like to audit", timeout=ANSWER_TIMEOUT_MS)
-    expect(choice).to_contain_text("Answered: Audit")
+    answered = page.get_by_test_id("interrupt-answered")
+    expect(answered.first).to_contain_text("Answered: Audit")
     question.get_by_label("Your answer").fill(
         "Institutions must keep a total capital ratio of at least 6 percent at all times."
     )
     question.get_by_role("button", name="Send answer").click()
     answer = page.get_by_test_id("answer").last
     expect(answer.locator(".message-role")).to_have_text("PolicyPal · @audit", timeout=ANSWER_TIMEOUT_MS)
+    expect(palassist).to_be_hidden()
     audit = answer.get_by_role("region", name="Audit findings")
-    expect(audit.locator("h5")).to_have_text(["Capital Rulebook"])  # grouped by target
+    expect(audit.locator("h5").first).to_contain_text("Capital Rulebook")  # grouped by target
     expect(audit.locator(".severity h6").first).to_have_text(
         re.compile(r"^(Critical|High|Medium|Low) \(\d+\)$")
     )
-    expect(question).to_contain_text("Answered: Institutions must keep")
+    expect(answered.nth(1)).to_contain_text("Answered: Institutions must keep")
     expect(page.locator(".message.user").last).to_have_text(
-        re.compile("Summarize and audit @Capital Rulebook$")
+        re.compile(r"Summarize and audit @Capital Rulebook \(2024\)$")
     )
-    finding_link = audit.locator(".finding a.marker").first
-    finding_link.click()
-    expect(answer.locator(".citation:target")).to_contain_text("Capital Rulebook · version 2024 · page 2")
-    page.screenshot(path=str(AUDIT_SCREENSHOT), full_page=True)
+    audit.locator(".finding button.marker").first.click()
+    expect(page.locator(".source-card.selected")).to_contain_text("Capital Rulebook (2024)")
+    page.screenshot(path=str(AUDIT_SCREENSHOT))
+    page.get_by_role("button", name="Close the sources").click()
 
     # Cancelling a question ends its request with a notice, and the message box is usable again.
-    box.press_sequentially("Summarize and audit it")
-    box.press("Enter")
-    again = page.get_by_test_id("interrupt").nth(2)
-    expect(again).to_contain_text("one action at a time", timeout=ANSWER_TIMEOUT_MS)
-    again.get_by_role("button", name="Cancel").click()
+    ask(page, "Summarize and audit it")
+    again_asked = palassist.get_by_test_id("interrupt")
+    expect(again_asked).to_contain_text("one action at a time", timeout=ANSWER_TIMEOUT_MS)
+    again_asked.get_by_role("button", name="Cancel").click()
     expect(page.locator(".message.system").last).to_be_focused(timeout=ANSWER_TIMEOUT_MS)
     expect(box).to_be_enabled()
 
     # Rename and delete ask in the page's own dialog: labelled, Escape closes it, the focus comes back.
     title, rename = page.locator("#chat-title").inner_text(), page.get_by_role("button", name="Rename")
     rename.click()
-    dialog = page.get_by_role("dialog", name="Rename the conversation")
-    new_title = dialog.get_by_label("New title")
+    rename_dialog = page.get_by_role("dialog", name="Rename the conversation")
+    new_title = rename_dialog.get_by_label("New title")
     expect(new_title).to_be_focused()
     new_title.fill("Not this one")
     new_title.press("Escape")
-    expect(dialog).to_be_hidden()
+    expect(rename_dialog).to_be_hidden()
     expect(rename).to_be_focused()
     expect(page.locator("#chat-title")).to_have_text(title)
     rename.click()
@@ -280,12 +260,13 @@ def test_a_palassist_question_rename_delete_and_a_failed_upload(
     expect(delete).to_be_focused()
     delete.click()
     confirm.get_by_role("button", name="Delete conversation").click()
-    expect(page.locator("#conversation-list")).to_have_text("No conversations yet: start one with New.")
-    expect(page.get_by_role("button", name="New")).to_be_focused()
+    expect(page.locator("#conversation-list")).to_have_text("No conversations yet: start one with +.")
+    expect(page.get_by_role("button", name="New chat")).to_be_focused()
 
-    page.get_by_role("button", name="Delete Scanned Policy version 2024").click()
+    tab(page, "Documents")
+    page.get_by_role("button", name="Delete Scanned Policy (2024)").click()
     page.get_by_role("dialog").get_by_role("button", name="Delete document").click()
-    expect(page.locator("li.document")).to_have_count(1)
+    expect(page.locator("li.document")).to_have_count(2)
 
 
 # The console with a language model: the scripted OpenAI-compatible server streams a cited answer
@@ -334,15 +315,13 @@ def llm_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSyst
 def ask_the_rulebook(page: "sync_api.Page", system: RunningSystem, user: str, question: str) -> None:
     """Sign in as ``user``, upload the rulebook, and ask ``question`` about it with @inquire."""
     page.add_init_script(WATCH_STREAMED_ANSWER)
-    sign_in(page, system, system.token("acme", user))
+    enter(page, system, user)
     ready = upload(page, make_pdf(PAGES, title="Prudential Rulebook"), "Prudential Rulebook")
     sync_api.expect(ready).to_contain_text("Ready", timeout=ANSWER_TIMEOUT_MS)
-    page.get_by_role("button", name="New").click()
-    sync_api.expect(page.locator("#composer-text")).to_be_focused()  # the conversation is open
+    new_chat(page)
     pick_mention(page, "@inq", "inquire")
     pick_mention(page, "@Pru", "Prudential Rulebook")
-    page.locator("#composer-text").press_sequentially(question)
-    page.locator("#composer-text").press("Enter")
+    ask(page, question)
 
 
 def test_a_streamed_answer_grows_token_by_token_then_shows_its_sources_model_and_cost(
@@ -353,7 +332,7 @@ def test_a_streamed_answer_grows_token_by_token_then_shows_its_sources_model_and
     streaming = page.locator(".message.streaming .answer-text")
     expect(streaming).to_contain_text("total capital ratio", timeout=ANSWER_TIMEOUT_MS)
     expect(page.locator(".message.streaming")).to_have_attribute("aria-busy", "true")
-    page.screenshot(path=str(STREAMING_SCREENSHOT), full_page=True)
+    page.screenshot(path=str(STREAMING_SCREENSHOT))
 
     answer = page.get_by_test_id("answer").last
     expect(answer).to_contain_text("not only at the end of a reporting period", timeout=ANSWER_TIMEOUT_MS)
@@ -365,9 +344,10 @@ def test_a_streamed_answer_grows_token_by_token_then_shows_its_sources_model_and
 
     expect(page.locator(".message.assistant")).to_have_count(1)  # the streamed one became the answer
     expect(answer).to_be_focused()
-    source = answer.get_by_role("region", name="Sources").locator(".citation").first
-    expect(source).to_contain_text("[1] Prudential Rulebook · version 2024 · page")
-    expect(answer.locator("a.marker", has_text="[1]").first).to_have_attribute("href", re.compile(r"^#cite-"))
+    source = answer.get_by_role("group", name="Sources").locator(".source-chip").first
+    expect(source).to_have_text(re.compile(r"^\[1\] Prudential Rulebook \(2024\) · p\. \d+$"))
+    answer.locator("button.marker", has_text="[1]").first.click()
+    expect(page.locator(".source-card.selected .source-where")).to_contain_text("Prudential Rulebook")
     expect(answer.locator(".answer-meta")).to_have_text(
         re.compile(r"^Model gpt-4o-mini · \d+ \+ \d+ tokens · \$0\.\d{5}$")
     )
@@ -393,7 +373,7 @@ def test_a_reload_mid_answer_picks_the_answer_up_without_sending_again(
     assert any(len(text) < len(LIQUIDITY_ANSWER) for text in resumed), resumed  # still streaming then
     expect(page.locator(".message.assistant")).to_have_count(1)
     expect(page.locator(".message.user")).to_have_text([re.compile(re.escape(LIQUIDITY_QUESTION) + "$")])
-    expect(answer.locator(".citation").first).to_contain_text("Prudential Rulebook · version 2024")
+    expect(answer.locator(".source-chip").first).to_contain_text("Prudential Rulebook (2024)")
     expect(page.locator("#composer-text")).to_be_enabled()
 
     # Stored once: a reload shows the same two turns, and nothing is followed any more.

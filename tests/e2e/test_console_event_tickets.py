@@ -8,19 +8,20 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.e2e.system import RunningSystem
-from tests.e2e.test_console_browser import (  # noqa: F401 - page and system are fixtures
+from tests.e2e.console_page import (
     ANSWER_TIMEOUT_MS,
-    PAGES,
-    QUESTION,
-    page,
-    pytestmark,
+    BROWSER_MARKS,
+    ask,
+    later_onboarding,
+    new_chat,
     sign_in,
-    system,
     upload,
 )
+from tests.e2e.system import RunningSystem
+from tests.e2e.test_console_browser import PAGES, QUESTION, system  # noqa: F401 - system is a fixture
 from tests.pdf_factory import make_pdf
 
+pytestmark = BROWSER_MARKS
 if TYPE_CHECKING:
     from playwright import sync_api
 else:
@@ -28,23 +29,21 @@ else:
 
 
 def test_streams_open_with_single_use_tickets_and_no_url_carries_the_token(
-    page: "sync_api.Page",  # noqa: F811 - the imported fixture
+    page: "sync_api.Page",
     system: RunningSystem,  # noqa: F811 - the imported fixture
 ) -> None:
     expect = sync_api.expect
     urls: list[str] = []
     page.on("request", lambda request: urls.append(request.url))
-    token = system.token("acme", "console-carol")
+    token = system.token("acme", "console-tickets")
     sign_in(page, system, token)
-    expect(page.locator("#whoami")).to_contain_text("console-carol")
+    expect(page.locator("#whoami")).to_contain_text("console-tickets")
+    later_onboarding(page)
 
     status = upload(page, make_pdf(PAGES, title="Capital Rulebook"), "Capital Rulebook")
     expect(status).to_have_text(re.compile(r"^Ready · 3 pages"), timeout=ANSWER_TIMEOUT_MS)
-    page.get_by_role("button", name="New").click()
-    # The composer takes focus once the new conversation is open: typing before that is lost.
-    expect(page.locator("#composer-text")).to_be_focused()
-    page.locator("#composer-text").press_sequentially(QUESTION)
-    page.locator("#composer-text").press("Enter")
+    new_chat(page)
+    ask(page, QUESTION)
     expect(page.get_by_test_id("answer").last).to_contain_text("8 percent", timeout=ANSWER_TIMEOUT_MS)
 
     assert not [url for url in urls if token in url]

@@ -113,15 +113,25 @@ async def resolve_escalation(
     escalation_id: EscalationId, body: EscalationAnswer, principal: AdminPrincipal, resources: ResourcesDep
 ) -> EscalationView:
     """Answer a ticket: the answer appears in its conversation; 409 if it was answered already."""
+    return _view(await answer_ticket(resources, principal, escalation_id, body.answer))
+
+
+async def answer_ticket(
+    resources: Resources, principal: Principal, escalation_id: str, answer: str
+) -> EscalationTicket:
+    """Resolve the ticket with ``answer`` by ``principal`` and deliver it to its conversation.
+
+    404 when the tenant has no such ticket, 409 when it was answered already.
+    """
     store = EscalationStore(resources.redis)
     try:
-        ticket = await store.resolve(principal.tenant_id, escalation_id, body.answer, principal.user_id)
+        ticket = await store.resolve(principal.tenant_id, escalation_id, answer, principal.user_id)
     except AlreadyResolved as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, "This escalation has already been resolved.") from exc
     if ticket is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No such escalation.")
     await _deliver(resources, ticket)
-    return _view(ticket)
+    return ticket
 
 
 async def _deliver(resources: Resources, ticket: EscalationTicket) -> None:

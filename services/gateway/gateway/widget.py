@@ -18,6 +18,7 @@ from gateway.models import ErrorBody
 from gateway.rate_limits import Counter, address_key, count_if_room, too_many
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import MalformedOrigin, Principal, TenantStore, issue_token, origin_allowed, parse_origin
+from policypal.auth.tenants import WidgetSettings
 from policypal.contracts.envelope import SafeId, new_event_id
 from policypal.state import ConversationRecord
 
@@ -33,6 +34,15 @@ class WidgetSessionCreate(BaseModel):
     tenant_id: SafeId = Field(examples=["acme"])
 
 
+class WidgetAppearance(BaseModel):
+    """How the widget looks and greets, from the tenant's widget settings."""
+
+    title: str = WidgetSettings().title
+    greeting: str = WidgetSettings().greeting
+    accent_colour: str = WidgetSettings().accent_colour
+    text_colour: str = WidgetSettings().text_colour
+
+
 class WidgetSession(BaseModel):
     """A visitor's session: a customer token for one conversation, stored on its first message."""
 
@@ -44,6 +54,10 @@ class WidgetSession(BaseModel):
     expires_at: datetime
     events_url: str
     event_tickets_url: str = Field(description="Where the widget gets a ticket to open events_url.")
+    messages_url: str = Field(default="", description="Where the widget posts the visitor's messages.")
+    appearance: WidgetAppearance = Field(
+        default_factory=WidgetAppearance, description="The tenant's title, greeting and colours."
+    )
 
 
 def _cors(response: Response, origin: str) -> None:
@@ -61,6 +75,7 @@ def reserved_conversation(principal: Principal, conversation_id: str) -> Convers
         tenant_id=principal.tenant_id,
         user_id=principal.user_id,
         title=WIDGET_CONVERSATION_TITLE,
+        widget=True,
     )
 
 
@@ -133,4 +148,6 @@ async def create_widget_session(
         expires_at=datetime.now(UTC) + timedelta(seconds=ttl),
         events_url=f"{settings.events_base_url}{conversation_path}/events",
         event_tickets_url=f"{settings.api_base_url}{conversation_path}/event-tickets",
+        messages_url=f"{settings.api_base_url}{conversation_path}/messages",
+        appearance=WidgetAppearance.model_validate(profile.widget.model_dump()),
     )

@@ -33,7 +33,9 @@ from policypal.state import (
     escalation_turn,
     question_turn,
 )
+from policypal.state.published import PublishedLibrary
 from resolver.answers import apply_answer
+from resolver.customer_turn import handle_customer_message
 from resolver.escalation import escalate_to_reviewer
 from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
@@ -91,6 +93,9 @@ async def handle_chat_requested(
     conversation = await owned_conversation(event, stores.conversations)
     try:
         if await _repeat_terminal(event, conversation, broker, stores):
+            return
+        if conversation.widget:
+            await _answer_customer(event, conversation, broker, redis, stores)
             return
         await _supersede_pending(event, stores.memory)
         loaded = await _load(event, conversation, stores, exclude={event.request_id})
@@ -166,6 +171,22 @@ async def handle_chat_resumed(
     except Exception:
         await _fail_if_final(event, conversation, broker, stores, final_delivery)
         raise
+
+
+async def _answer_customer(
+    event: ChatRequested, conversation: ConversationRecord, broker: NatsBroker, redis: Redis, stores: Stores
+) -> None:
+    """A website customer's message: never a PalAssist question (docs/product.md, Website widget)."""
+    await handle_customer_message(
+        event,
+        conversation,
+        await stores.tenants.get(event.tenant_id),
+        broker=broker,
+        ledger=stores.ledger,
+        conversations=stores.conversations,
+        escalations=EscalationStore(redis),
+        published=PublishedLibrary(redis),
+    )
 
 
 async def _load(

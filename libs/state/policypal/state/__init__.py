@@ -17,6 +17,7 @@ from policypal.state.escalations import (
     escalation_id_for,
 )
 from policypal.state.memory import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
+from policypal.state.profiles import CompanyProfile, ProfileStore
 from policypal.state.request_start import RequestStart, read_request_start
 from policypal.state.request_status import RequestRecord, RequestTracker
 from policypal.state.requests import RecordedTerminal, RequestLedger
@@ -25,6 +26,7 @@ from policypal.state.terminal_turns import answer_turn, error_turn, escalation_t
 
 __all__ = [
     "AlreadyResolved",
+    "CompanyProfile",
     "ConversationMemory",
     "ConversationRecord",
     "ConversationStore",
@@ -38,6 +40,7 @@ __all__ = [
     "EscalationTicket",
     "PendingInterrupt",
     "PendingRequest",
+    "ProfileStore",
     "RecordedTerminal",
     "RegistryEntry",
     "RequestLedger",

@@ -101,6 +101,10 @@ class ConversationRecord(BaseModel):
     title: str = "New conversation"
     created_at: datetime = Field(default_factory=_now)
     last_message_at: datetime | None = None
+    widget: bool = Field(
+        default=False,
+        description="Started by a website visitor's widget session: answered from the tenant's published documents.",
+    )
 
 
 class StoredMessage(BaseModel):

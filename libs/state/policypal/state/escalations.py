@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
-from policypal.contracts import ActionName, EscalationStatus
+from policypal.contracts import ActionName, Citation, EscalationStatus
 from policypal.state import keys
 
 # Resolves the ticket only if it is still pending: returns the stored ticket (JSON) when this call
@@ -40,6 +40,14 @@ def escalation_id_for(request_id: str) -> str:
     return "esc-" + hashlib.sha256(request_id.encode()).hexdigest()[:12]
 
 
+def customer_bridge_message(escalation_id: str) -> str:
+    """What a website customer is told when the conversation goes to a person."""
+    return (
+        f"I'm handing this to a member of our team (ticket {escalation_id}). "
+        "Their answer will appear here, usually within a few minutes."
+    )
+
+
 class EscalationTicket(BaseModel):
     """A question waiting for (or answered by) a human reviewer."""
 
@@ -56,6 +64,10 @@ class EscalationTicket(BaseModel):
     answer: str | None = None
     resolved_by: str | None = None
     resolved_at: datetime | None = None
+    # None rather than empty: the resolve script's JSON library writes an empty list as an object.
+    sources: list[Citation] | None = Field(
+        default=None, description="The passages retrieval found for the question, for the reviewer."
+    )
 
 
 class AlreadyResolved(Exception):  # noqa: N818 - reads as the verdict
@@ -95,6 +107,13 @@ class EscalationStore:
         raws = await self._redis.mget([keys.escalation(tenant_id, str(i)) for i in ids])
         tickets = [EscalationTicket.model_validate_json(raw) for raw in raws if raw is not None]
         return [t for t in tickets if status is None or t.status == status][:limit]
+
+    async def pending_in(self, tenant_id: str, thread_id: str) -> EscalationTicket | None:
+        """The ticket of conversation ``thread_id`` still waiting for a person, if any."""
+        waiting = [
+            t for t in await self.list(tenant_id, "pending_human", limit=1000) if t.thread_id == thread_id
+        ]
+        return waiting[-1] if waiting else None
 
     async def resolve(
         self, tenant_id: str, escalation_id: str, answer: str, resolved_by: str

@@ -91,6 +91,16 @@ def document_sets(tenant_id: str) -> str:
     return f"pp:{tenant_id}:sets"
 
 
+def user_profile(tenant_id: str, user_id: str) -> str:
+    """JSON of the company profile a user gave at onboarding (name, country, industry, description)."""
+    return f"pp:{tenant_id}:user:{user_id}:profile"
+
+
+def widget_publications(tenant_id: str) -> str:
+    """Hash publication key -> JSON publication: the documents and sets the tenant's widget answers from."""
+    return f"pp:{tenant_id}:widget:published"
+
+
 def conversation_keys(tenant_id: str, conversation_id: str) -> list[str]:
     """Every key that holds part of one conversation (its record, messages and memory)."""
     return [

@@ -153,7 +153,7 @@ class ChunkIndex:
         vector: list[float],
         *,
         tenant_id: str,
-        user_id: str,
+        user_id: str | None,
         document_ids: list[str] | None = None,
         limit: int = 5,
     ) -> list[ChunkHit]:
@@ -170,7 +170,7 @@ class ChunkIndex:
         text: str,
         *,
         tenant_id: str,
-        user_id: str,
+        user_id: str | None,
         document_ids: list[str] | None = None,
         limit: int = HYBRID_CANDIDATES,
     ) -> list[ChunkHit]:
@@ -253,9 +253,12 @@ def _search_attributes(mode: str, document_ids: list[str] | None, limit: int) ->
     }
 
 
-def _scope(tenant_id: str, user_id: str, document_ids: list[str] | None) -> Scope:
+def _scope(tenant_id: str, user_id: str | None, document_ids: list[str] | None) -> Scope:
+    # No user: the tenant's published documents (a widget customer), named one by one, never all.
+    if user_id is None and not document_ids:
+        raise ValueError("a search across the tenant's users must name its documents")
     return Scope(
-        equals={"tenant_id": tenant_id, "user_id": user_id},
+        equals={"tenant_id": tenant_id, **({"user_id": user_id} if user_id is not None else {})},
         one_of={"document_id": document_ids} if document_ids is not None else {},
     )
 

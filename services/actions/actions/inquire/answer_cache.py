@@ -6,7 +6,9 @@ instead of the language model, and the response says so (``cached``). An entry i
 - the scope: tenant, the documents in scope with their version and last change (so re-indexing,
   replacing or deleting any of them makes every entry of that scope unreachable), the answer model
   and the user's industry and location (both shape the prompt). With no document tagged the scope
-  is all of the user's documents, so the user is part of it;
+  is all of the user's documents, so the user is part of it. A widget customer's scope is the
+  tenant's published documents, shared by all its customers (publishing or unpublishing one is a
+  new scope);
 - the rewritten query, matched by embedding similarity plus two lexical guards.
 
 Why the guards: a compliance answer to the wrong question is worse than no answer. With MiniLM,
@@ -87,8 +89,11 @@ class AnswerCache:
     async def scope(self, event: ActionRequested, *, model: str) -> CacheScope | None:
         """The cache scope of ``event``; None when it cannot be cached (a tagged document is missing)."""
         if event.documents:
+            # A widget customer's documents are the tenant's published ones, owned by its users.
             found = [
-                await self._catalog.get(event.tenant_id, event.user_id, doc.document_id)
+                await self._catalog.get_in_tenant(event.tenant_id, doc.document_id)
+                if event.published_scope
+                else await self._catalog.get(event.tenant_id, event.user_id, doc.document_id)
                 for doc in event.documents
             ]
             if any(record is None or record.status != "ready" for record in found):
@@ -106,6 +111,7 @@ class AnswerCache:
             "model": model,
             "industry": event.user_context.industry,
             "location": event.user_context.location,
+            "published": event.published_scope,
         }
         digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
         return CacheScope(event.tenant_id, digest)

@@ -7,10 +7,12 @@ on when retrieval found only weak matches (docs/product.md, Confidence tiers).
 
 import logging
 from dataclasses import replace
+from functools import partial
 
 from actions.inquire.answer import LLM_FALLBACK_NOTICE, InquiryAnswer, offline
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess, caution_for, thresholds_for
+from actions.inquire.customer_answer import CustomerHandover, answer_customer
 from actions.inquire.extractive_answer import RELEVANCE_FLOOR, compose_answer
 from actions.inquire.generation import answer_with_llm
 from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
@@ -43,13 +45,19 @@ async def inquire(
     cache: AnswerCache | None = None,
     llm: LLM | None = None,
     web_search: WebSearch | None = None,
+    handover: CustomerHandover | None = None,
 ) -> ActionAnswer | Question:
     """Answer ``event`` (``Compose`` of the @Inquire worker), or ask how to go on after weak matches.
 
     With an ``llm`` the answer is drafted by the model and streamed through ``on_delta``; without one
-    (or when the model fails after its retries) it is the offline-extractive answer.
+    (or when the model fails after its retries) it is the offline-extractive answer. A widget
+    customer's question (``published_scope``) is never asked back: see ``answer_customer``.
     """
     await progress(StatusStage.RETRIEVING, "Searching your documents…")
+    if event.published_scope and handover is not None:
+        compose = partial(compose_inquiry, event, on_delta=on_delta, llm=llm, index=index, embedder=embedder)
+        customer = await answer_customer(event, compose, embedder=embedder, cache=cache, handover=handover)
+        return action_answer(event, customer)
     answer = await compose_inquiry(
         event,
         on_delta=on_delta,

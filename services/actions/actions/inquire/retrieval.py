@@ -74,7 +74,8 @@ async def _hybrid(
         query_vector.tolist(),
         query,
         tenant_id=event.tenant_id,
-        user_id=event.user_id,
+        # A widget customer reads the tenant's published documents (``documents``), whoever owns them.
+        user_id=None if event.published_scope else event.user_id,
         document_ids=document_ids,
     )
 

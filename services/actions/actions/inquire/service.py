@@ -7,6 +7,7 @@ from redis.asyncio import Redis
 
 from actions.action_router import action_router, configured_llm, durable_name
 from actions.inquire.answer_cache import AnswerCache
+from actions.inquire.customer_answer import CustomerHandover
 from actions.inquire.handler import FAILURE_SENTENCE, inquire
 from actions.web_search import WebSearch, web_search_from_settings
 from policypal.config import Settings
@@ -41,5 +42,6 @@ def build_router(
         cache=AnswerCache(redis),
         llm=configured_llm(settings, llm),
         web_search=web_search or web_search_from_settings(settings),
+        handover=CustomerHandover(redis),
     )
     return action_router(settings, "inquire", compose, redis=redis, failure_sentence=FAILURE_SENTENCE)

@@ -1,90 +1,78 @@
-// Rendering messages: answers with [N] markers linked to their citations, confidence, model and cost,
-// audit findings by target then severity, and PalAssist questions as buttons and inputs.
+// @ts-check
+// Rendering messages: answers (Markdown with [N] markers that open the Sources panel, confidence
+// badges, model and cost), PalReasoning steps, audit findings by target then severity with the
+// coverage table, and PalAssist questions as buttons and inputs.
 
-import { el, safeHref, when } from "./dom.js";
+import { displayTitle, el, when } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+
+/** @typedef {import("./types.js").ResponseEvent} ResponseEvent */
+/** @typedef {import("./types.js").AuditResult} AuditResult */
+/** @typedef {import("./types.js").AuditFinding} AuditFinding */
+/** @typedef {import("./types.js").RuleCoverage} RuleCoverage */
+/** @typedef {import("./types.js").InterruptEvent} InterruptEvent */
+/** @typedef {import("./types.js").StoredMessage} StoredMessage */
+/** @typedef {(answer: ResponseEvent, marker: number) => void} CiteHandler */
+/** @typedef {{ title: string, version: string, doc_type?: string }} DocumentPill */
+/** @typedef {{ stage: string, message: string, documents: DocumentPill[] }} ReasoningStep */
 
 const SEVERITY_ORDER = ["Critical", "High", "Medium", "Low"];
-let renderedAnswers = 0;
+const COVERAGE_LABELS = { addressed: "Addressed", contradicted: "Contradicted", not_addressed: "Not addressed" };
 
-/** A marker `[N]` as a link to citation N of this answer (plain text when there is no such citation). */
-function markerLink(marker, anchorPrefix, markers) {
-  if (!markers.has(marker)) return `[${marker}]`;
-  return el("a", {
-    class: "marker",
-    href: `#${anchorPrefix}-${marker}`,
-    text: `[${marker}]`,
-    attrs: { "aria-label": `Source ${marker}` },
-  });
+/**
+ * A marker `[N]` as a button that opens source N (plain text when the answer has no such source).
+ * @param {ResponseEvent} answer
+ * @param {Set<number>} markers
+ * @param {CiteHandler} onCite
+ */
+function markerRenderer(answer, markers, onCite) {
+  return (/** @type {number} */ marker) => {
+    if (!markers.has(marker)) return `[${marker}]`;
+    return el("button", {
+      type: "button",
+      class: "marker",
+      text: `[${marker}]`,
+      attrs: { "aria-label": `Source ${marker}`, "data-marker": marker },
+      on: { click: () => onCite(answer, marker) },
+    });
+  };
 }
 
-/** One line's text with `**bold**` spans and `[N]` markers as nodes (never parsed as HTML). */
-function inline(line, anchorPrefix, markers) {
-  return line.split(/(\*\*[^*]+\*\*)/).map((part) => {
-    if (/^\*\*[^*]+\*\*$/.test(part)) return el("strong", { text: part.slice(2, -2) });
-    const nodes = [];
-    let last = 0;
-    for (const match of part.matchAll(/\[(\d+)\]/g)) {
-      nodes.push(part.slice(last, match.index), markerLink(Number(match[1]), anchorPrefix, markers));
-      last = match.index + match[0].length;
-    }
-    nodes.push(part.slice(last));
-    return nodes;
-  });
+/**
+ * A pill naming a document, coloured by its type.
+ * @param {DocumentPill} doc
+ */
+export function documentPill(doc) {
+  return el("span", { class: `pill doctype-${doc.doc_type ?? "unknown"}`, text: displayTitle(doc) });
 }
 
-/** The answer text: lines kept, `#` headings and `**bold**` shown as such, `[N]` linked to its source. */
-function answerText(text, anchorPrefix, markers) {
-  const lines = text.split("\n").map((line) => {
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
-    if (heading) return el("strong", { class: "answer-heading" }, inline(heading[1], anchorPrefix, markers));
-    return inline(line, anchorPrefix, markers);
-  });
-  return el("div", { class: "answer-text" }, lines.flatMap((line, i) => (i ? ["\n", line] : [line])));
-}
-
-function documentCitation(citation, anchorPrefix) {
-  const where = [`version ${citation.version}`, citation.page ? `page ${citation.page}` : null].filter(Boolean);
+/**
+ * PalReasoning: the steps a request went through, with the documents found as pills.
+ * @param {ReasoningStep[]} steps
+ * @param {{ open?: boolean }} [options]
+ */
+export function renderReasoning(steps, { open = false } = {}) {
+  const list = el(
+    "ol",
+    { class: "reasoning-steps" },
+    steps.map((step) =>
+      el(
+        "li",
+        { class: `reasoning-step stage-${step.stage}`, attrs: { "data-stage": step.stage } },
+        el("span", { class: "step-text", text: step.documents.length ? step.message.replace(/:.*$/, ":") : step.message }),
+        step.documents.length ? el("span", { class: "pills" }, step.documents.map(documentPill)) : null,
+      ),
+    ),
+  );
   return el(
-    "li",
-    { id: `${anchorPrefix}-${citation.marker}`, class: "citation", attrs: { "data-marker": citation.marker } },
-    el("span", { class: "citation-marker", text: `[${citation.marker}]` }),
-    " ",
-    el("strong", { text: citation.title }),
-    el("span", { class: "citation-where", text: ` · ${where.join(" · ")}` }),
-    el("blockquote", { text: citation.quote }),
+    "details",
+    { class: "reasoning", open, attrs: { "data-testid": "reasoning" } },
+    el("summary", { text: `PalReasoning · ${steps.length} step${steps.length === 1 ? "" : "s"}` }),
+    list,
   );
 }
 
-function webCitation(citation, anchorPrefix) {
-  const href = safeHref(citation.url);
-  const title = href
-    ? el("a", { href, text: citation.title || href, target: "_blank", rel: "noopener noreferrer" })
-    : el("strong", { text: citation.title });
-  return el(
-    "li",
-    { id: `${anchorPrefix}-${citation.marker}`, class: "citation web", attrs: { "data-marker": citation.marker } },
-    el("span", { class: "citation-marker", text: `[${citation.marker}]` }),
-    " ",
-    title,
-    el("span", { class: "citation-where", text: " · web" }),
-    el("blockquote", { text: citation.quote }),
-  );
-}
-
-function citationList(citations, webCitations, anchorPrefix) {
-  const all = [
-    ...citations.map((c) => ({ marker: c.marker, node: documentCitation(c, anchorPrefix) })),
-    ...webCitations.map((c) => ({ marker: c.marker, node: webCitation(c, anchorPrefix) })),
-  ].sort((a, b) => a.marker - b.marker);
-  if (!all.length) return null;
-  return el(
-    "section",
-    { class: "citations", attrs: { "aria-label": "Sources" } },
-    el("h4", { text: "Sources" }),
-    el("ol", { class: "citation-list" }, all.map((entry) => entry.node)),
-  );
-}
-
+/** @param {string | undefined} model @param {import("./types.js").Usage | undefined} usage */
 function costLine(model, usage) {
   if (!model) return null;
   const parts = [`Model ${model}`];
@@ -96,6 +84,7 @@ function costLine(model, usage) {
   return el("p", { class: "answer-meta", text: parts.join(" · ") });
 }
 
+/** @param {ResponseEvent} response */
 function confidenceLine(response) {
   const badges = [];
   // Retrieval confidence is the answer's: how well the passages support it. Inference confidence is
@@ -103,22 +92,26 @@ function confidenceLine(response) {
   const answer = response.retrieval_confidence;
   const documents = response.inference_confidence;
   if (answer) badges.push(el("span", { class: `badge confidence-${answer}`, text: `Confidence: ${answer}` }));
-  if (documents) {
-    badges.push(el("span", { class: `badge confidence-${documents}`, text: `Document match: ${documents}` }));
-  }
+  if (documents) badges.push(el("span", { class: `badge confidence-${documents}`, text: `Document match: ${documents}` }));
   if (response.cached) badges.push(el("span", { class: "badge", text: "From cache" }));
-  if (response.answered_by === "reviewer") badges.push(el("span", { class: "badge", text: "Answered by a reviewer" }));
+  if (response.answered_by === "reviewer") badges.push(el("span", { class: "badge reviewer", text: "Answered by a reviewer" }));
   return badges.length ? el("p", { class: "badges" }, badges) : null;
 }
 
-/** Audit findings grouped by target document (in the order given) then by severity. */
-function auditFindings(result, anchorPrefix, markers) {
+/**
+ * Audit findings grouped by target document (in the order given) then by severity, and coverage.
+ * @param {any} result
+ * @param {(marker: number) => Node | string} marker
+ */
+function auditFindings(result, marker) {
   if (!result || !Array.isArray(result.findings)) return null;
+  const audit = /** @type {AuditResult} */ (result);
+  /** @type {Map<string, { title: string, findings: AuditFinding[] }>} */
   const targets = new Map();
-  for (const finding of result.findings) {
+  for (const finding of audit.findings) {
     const key = finding.target_doc_id;
     if (!targets.has(key)) targets.set(key, { title: finding.target_doc_title, findings: [] });
-    targets.get(key).findings.push(finding);
+    targets.get(key)?.findings.push(finding);
   }
   const sections = [...targets.values()].map((target) =>
     el(
@@ -132,112 +125,188 @@ function auditFindings(result, anchorPrefix, markers) {
           "div",
           { class: `severity severity-${severity.toLowerCase()}` },
           el("h6", { text: `${severity} (${group.length})` }),
-          el("ul", {}, group.map((finding) => auditFinding(finding, anchorPrefix, markers))),
+          el("ul", {}, group.map((finding) => auditFinding(finding, marker))),
         );
       }),
     ),
   );
+  const status = audit.overall_status ?? "";
   return el(
     "section",
     { class: "audit", attrs: { "aria-label": "Audit findings" } },
-    el("h4", { text: `Audit: ${result.overall_status}` }),
-    el("p", { text: result.summary }),
+    el("h4", {}, "Audit: ", el("span", { class: `status-pill status-${status.toLowerCase().replace(/\s+/g, "-")}`, text: status })),
+    el("p", { text: audit.summary }),
     sections.length ? sections : el("p", { text: "No findings." }),
-    coverageSummary(result.coverage),
+    coverageTable(audit.coverage, marker),
   );
 }
 
-/** How the policy covers the binding rules of the target sections it touches (policy mode). */
-function coverageSummary(coverage) {
+/**
+ * How the policy covers the binding rules of the target sections it touches (policy mode).
+ * @param {RuleCoverage[] | undefined} coverage
+ * @param {(marker: number) => Node | string} marker
+ */
+function coverageTable(coverage, marker) {
   if (!Array.isArray(coverage) || !coverage.length) return null;
-  const count = (status) => coverage.filter((rule) => rule.status === status).length;
-  return el("p", {
-    class: "answer-meta",
-    text:
-      `Coverage of the rules in the sections your policy touches: ${count("addressed")} addressed, ` +
-      `${count("contradicted")} contradicted, ${count("not_addressed")} not mentioned.`,
-  });
+  const count = (/** @type {string} */ status) => coverage.filter((rule) => rule.status === status).length;
+  return el(
+    "section",
+    { class: "coverage", attrs: { "aria-label": "Coverage" } },
+    el("h5", { text: "Coverage of the rules in the sections your policy touches" }),
+    el("p", {
+      class: "answer-meta",
+      text: `${count("addressed")} addressed, ${count("contradicted")} contradicted, ${count("not_addressed")} not mentioned.`,
+    }),
+    el(
+      "div",
+      { class: "table-wrap", tabIndex: 0, attrs: { role: "region", "aria-label": "Coverage table" } },
+      el(
+        "table",
+        {},
+        el("thead", {}, el("tr", {}, ["Rule", "Where", "Status", "Your policy"].map((h) => el("th", { text: h, attrs: { scope: "col" } })))),
+        el(
+          "tbody",
+          {},
+          coverage.map((rule) =>
+            el(
+              "tr",
+              { class: `coverage-${rule.status}` },
+              el("td", {}, rule.rule_quote, rule.target_marker ? [" ", marker(rule.target_marker)] : null),
+              el("td", { text: [rule.rule_page ? `p. ${rule.rule_page}` : "", rule.rule_section ? `§${rule.rule_section}` : ""].filter(Boolean).join(", ") }),
+              el("td", {}, el("span", { class: `status-pill coverage-status-${rule.status}`, text: COVERAGE_LABELS[rule.status] ?? rule.status })),
+              el("td", {}, rule.source_quote ?? "—", rule.source_marker ? [" ", marker(rule.source_marker)] : null),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
-function auditFinding(finding, anchorPrefix, markers) {
-  const cite = (marker) => (marker ? [" ", markerLink(marker, anchorPrefix, markers)] : null);
+/** @param {AuditFinding} finding @param {(marker: number) => Node | string} marker */
+function auditFinding(finding, marker) {
+  const cite = (/** @type {number | null | undefined} */ n) => (n ? [" ", marker(n)] : null);
+  const where = [finding.target_page ? `p. ${finding.target_page}` : "", finding.target_section ? `§${finding.target_section}` : ""].filter(Boolean);
   return el(
     "li",
     { class: "finding" },
     finding.theme ? el("p", { class: "finding-theme", text: `Theme: ${finding.theme}` }) : null,
     el("p", {}, el("strong", { text: "Source: " }), finding.source_quote, cite(finding.source_marker)),
-    el("p", {}, el("strong", { text: "Target: " }), finding.target_quote, cite(finding.target_marker), where(finding)),
+    el("p", {}, el("strong", { text: "Target: " }), finding.target_quote, cite(finding.target_marker), where.length ? ` (${where.join(", ")})` : null),
     finding.rationale ? el("p", {}, el("strong", { text: "Why: " }), finding.rationale) : null,
     el("p", {}, el("strong", { text: "Suggestion: " }), finding.suggestion),
     el("p", { class: "answer-meta", text: `${finding.consequence} · similarity ${finding.confidence_score}` }),
   );
 }
 
-/** " (p. 90, §9.1.2 Site-specific programs)" after a rule's quote, when the result says where it stands. */
-function where(finding) {
-  const parts = [];
-  if (finding.target_page) parts.push(`p. ${finding.target_page}`);
-  if (finding.target_section) parts.push(`§${finding.target_section}`);
-  return parts.length ? ` (${parts.join(", ")})` : null;
+/**
+ * The answer's sources as chips under it: each opens the Sources panel on that source.
+ * @param {ResponseEvent} response
+ * @param {CiteHandler} onCite
+ */
+function sourceChips(response, onCite) {
+  const all = [
+    ...(response.citations ?? []).map((c) => ({ marker: c.marker, label: `${displayTitle(c)}${c.page ? ` · p. ${c.page}` : ""}` })),
+    ...(response.web_citations ?? []).map((c) => ({ marker: c.marker, label: `${c.title || c.url} · web` })),
+  ].sort((a, b) => a.marker - b.marker);
+  if (!all.length) return null;
+  return el(
+    "div",
+    { class: "source-chips", attrs: { role: "group", "aria-label": "Sources" } },
+    all.map((source) =>
+      el("button", {
+        type: "button",
+        class: "source-chip",
+        attrs: { "data-marker": source.marker },
+        on: { click: () => onCite(response, source.marker) },
+        text: `[${source.marker}] ${source.label}`,
+      }),
+    ),
+  );
 }
 
-/** An assistant answer: a `response` event, or a stored assistant message rebuilt as one. */
-export function renderAnswer(response) {
-  renderedAnswers += 1;
-  const anchorPrefix = `cite-${renderedAnswers}`;
-  const citations = response.citations ?? [];
-  const webCitations = response.web_citations ?? [];
-  const markers = new Set([...citations, ...webCitations].map((c) => c.marker));
-  const text = answerText(response.answer ?? "", anchorPrefix, markers);
-  const audit = auditFindings(response.result, anchorPrefix, markers);
+/**
+ * An assistant answer: a `response` event, or a stored assistant message rebuilt as one.
+ * @param {ResponseEvent} response
+ * @param {{ onCite: CiteHandler, reasoning?: ReasoningStep[] }} options
+ */
+export function renderAnswer(response, { onCite, reasoning = [] }) {
+  const markers = new Set([...(response.citations ?? []), ...(response.web_citations ?? [])].map((c) => c.marker));
+  const marker = markerRenderer(response, markers, onCite);
+  const text = renderMarkdown(response.answer ?? "", marker);
+  const audit = auditFindings(response.result, marker);
+  const role = response.answered_by === "reviewer" ? "Reviewer" : "PolicyPal";
   return el(
     "li",
-    { class: "message assistant", tabIndex: -1, attrs: { "data-testid": "answer" } },
-    el("p", { class: "message-role", text: response.action ? `PolicyPal · @${response.action}` : "PolicyPal" }),
+    {
+      class: `message assistant${response.answered_by === "reviewer" ? " reviewer" : ""}`,
+      tabIndex: -1,
+      attrs: { "data-testid": "answer", "data-message-id": response.message_id ?? null },
+    },
+    el("p", { class: "message-role", text: response.action ? `${role} · @${response.action}` : role }),
+    reasoning.length ? renderReasoning(reasoning) : null,
     confidenceLine(response),
     response.caution ? el("p", { class: "caution", attrs: { role: "note" }, text: response.caution }) : null,
     // An audit shows its findings structured; its report text stays one click away.
-    audit ? el("details", {}, el("summary", { text: "Full report text" }), text) : text,
+    audit ? el("details", { class: "report" }, el("summary", { text: "Full report text" }), text) : text,
     (response.notices ?? []).map((notice) => el("p", { class: "notice", text: notice })),
     audit,
-    citationList(citations, webCitations, anchorPrefix),
+    sourceChips(response, onCite),
     costLine(response.model, response.usage),
   );
 }
 
+/** @param {string} text @param {string} [createdAt] */
 export function renderUserMessage(text, createdAt) {
   return el(
     "li",
     { class: "message user", tabIndex: -1 },
     el("p", { class: "message-role", text: createdAt ? `You · ${when(createdAt)}` : "You" }),
-    el("div", { class: "answer-text", text }),
+    el("div", { class: "answer-text plain", text }),
   );
 }
 
-/** A notice in the thread: an error, a cancellation, an escalation, a question already answered. */
+/**
+ * A notice in the thread: an error, a cancellation, an escalation, a question already answered.
+ * @param {string} text
+ * @param {string} [kind]
+ */
 export function renderNotice(text, kind = "notice") {
-  return el("li", { class: `message system ${kind}`, tabIndex: -1, attrs: { role: kind === "error" ? "alert" : null } }, text);
+  return el("li", { class: `message system ${kind}`, tabIndex: -1, attrs: { role: kind.includes("error") ? "alert" : null } }, text);
 }
 
-/** A message of the stored history. */
-export function renderStored(message) {
+/**
+ * A message of the stored history.
+ * @param {StoredMessage} message
+ * @param {CiteHandler} onCite
+ */
+export function renderStored(message, onCite) {
   const meta = message.metadata ?? {};
   if (message.role === "user") return renderUserMessage(message.content, message.created_at);
   if (meta.error_code) return renderNotice(message.content, meta.error_code === "cancelled" ? "notice" : "error");
+  if (meta.kind === "escalation") return renderNotice(message.content, "notice escalation");
+  if (meta.interrupt) return renderNotice(`PalAssist asked: ${meta.interrupt.message}`, "notice asked");
   if (message.role === "system") return renderNotice(message.content);
-  return renderAnswer({
-    answer: message.content,
-    action: meta.action,
-    citations: meta.citations,
-    web_citations: meta.web_citations,
-    model: meta.model,
-    usage: meta.usage,
-  });
+  return renderAnswer(
+    {
+      message_id: message.message_id,
+      answer: message.content,
+      action: meta.action,
+      citations: meta.citations,
+      web_citations: meta.web_citations,
+      model: meta.model,
+      usage: meta.usage,
+      answered_by: meta.answered_by ?? null,
+    },
+    { onCite },
+  );
 }
 
 /**
  * A PalAssist question. `onAnswer(value)` sends the chosen option id or typed text;
  * `onCancel()` cancels the question.
+ * @param {InterruptEvent} interrupt
+ * @param {{ onAnswer: (value: string) => void, onCancel: () => void }} handlers
  */
 export function renderInterrupt(interrupt, { onAnswer, onCancel }) {
   const options = interrupt.options ?? [];
@@ -250,9 +319,10 @@ export function renderInterrupt(interrupt, { onAnswer, onCancel }) {
         {
           class: "interrupt-text",
           on: {
-            submit: (event) => {
+            submit: (/** @type {Event} */ event) => {
               event.preventDefault();
-              if (input.value.trim()) onAnswer(input.value.trim());
+              const value = /** @type {HTMLInputElement} */ (input).value.trim();
+              if (value) onAnswer(value);
             },
           },
         },
@@ -267,18 +337,16 @@ export function renderInterrupt(interrupt, { onAnswer, onCancel }) {
       el(
         "div",
         { class: "interrupt-options", attrs: { role: "group", "aria-label": "Choices" } },
-        options.map((option) =>
-          el("button", { type: "button", text: option.label, on: { click: () => onAnswer(option.id) } }),
-        ),
+        options.map((option) => el("button", { type: "button", text: option.label, on: { click: () => onAnswer(option.id) } })),
       ),
     );
   }
   controls.push(el("button", { type: "button", class: "link-button", text: "Cancel", on: { click: onCancel } }));
   return el(
-    "li",
-    { class: "message interrupt", tabIndex: -1, attrs: { "data-testid": "interrupt" } },
+    "div",
+    { class: "interrupt", tabIndex: -1, attrs: { "data-testid": "interrupt" } },
     el("p", { class: "message-role", text: "PalAssist" }),
-    el("p", { text: interrupt.message }),
+    el("p", { class: "interrupt-message", text: interrupt.message }),
     controls,
   );
 }

@@ -54,6 +54,9 @@ function detailOf(status, body) {
 /**
  * Call the API: `json` is sent as a JSON body, `form` as multipart; the parsed answer is returned
  * (null for 204). A 401 signs the user out with the server's reason.
+ * @param {string} path
+ * @param {{ method?: string, json?: unknown, form?: FormData, headers?: Record<string, string> }} [options]
+ * @returns {Promise<any>}
  */
 export async function api(path, { method = "GET", json, form, headers = {} } = {}) {
   const token = storedToken();
@@ -164,4 +167,41 @@ export function follow(url, types, onEvent, onLost = () => {}) {
     stopped = true;
     source?.close();
   };
+}
+
+// The reviewers' inbox and the widget's publications (docs/product.md, Website widget).
+
+/** Tickets of the tenant, by default those waiting for a person (`status`: pending_human or resolved). */
+export function inboxTickets(status = "pending_human") {
+  return api(`/v1/inbox/tickets?status=${encodeURIComponent(status)}`);
+}
+
+/** One ticket with the customer's conversation so far and the retrieved sources. */
+export function inboxTicket(ticketId) {
+  return api(`/v1/inbox/tickets/${encodeURIComponent(ticketId)}`);
+}
+
+/** Answer the customer; the reply appears in their widget at once and resolves the ticket. */
+export function replyToTicket(ticketId, answer) {
+  return api(`/v1/inbox/tickets/${encodeURIComponent(ticketId)}/reply`, { method: "POST", json: { answer } });
+}
+
+/** Resolve a ticket without an answer of one's own (the customer is told it was closed). */
+export function closeTicket(ticketId) {
+  return api(`/v1/inbox/tickets/${encodeURIComponent(ticketId)}/close`, { method: "POST" });
+}
+
+/** What the widget answers from: publications and the documents they cover now (administrators). */
+export function widgetPublications() {
+  return api("/v1/admin/widget/publications");
+}
+
+/** Publish `{ document_id }` or `{ set_name }` to the widget. */
+export function publishToWidget(what) {
+  return api("/v1/admin/widget/publications", { method: "POST", json: what });
+}
+
+/** Take a publication off the widget by its key. */
+export function unpublishFromWidget(publicationKey) {
+  return api(`/v1/admin/widget/publications/${encodeURIComponent(publicationKey)}`, { method: "DELETE" });
 }

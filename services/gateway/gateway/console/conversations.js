@@ -1,23 +1,28 @@
-// The conversations panel: list (title, preview, time), create, rename, delete, select.
+// @ts-check
+// The Chats tab: the conversations (title, preview, time); create, rename, delete, select.
 
 import { api } from "./api.js";
 import { askText, confirmAction } from "./dialog.js";
-import { announce, el, fill, when } from "./dom.js";
+import { announce, byId as $, el, fill, when } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {{ conversation_id: string, title: string, created_at: string, last_message_at: string | null,
+ *   last_message_preview: string | null }} ConversationSummary */
 
 /** The list of the caller's conversations; the selected one is shown by the chat panel. */
 export class Conversations {
+  /** @param {{ onSelect: (id: string) => Promise<void>, chat: import("./chat.js").Chat }} options */
   constructor({ onSelect, chat }) {
     this.onSelect = onSelect;
     this.chat = chat;
+    /** @type {string | null} */
     this.selected = null;
+    /** @type {ConversationSummary[]} */
     this.items = [];
-    $("new-conversation").onclick = () => this.guard(() => this.create());
     $("rename-conversation").onclick = () => this.guard(() => this.rename());
     $("delete-conversation").onclick = () => this.guard(() => this.remove());
   }
 
+  /** @param {() => Promise<void>} action */
   guard(action) {
     $("conversations-error").textContent = "";
     action().catch((error) => {
@@ -25,7 +30,10 @@ export class Conversations {
     });
   }
 
-  /** Reload the list; with `selectFirst`, open the newest conversation when none is open. */
+  /**
+   * Reload the list; with `selectFirst`, open the newest conversation when none is open.
+   * @param {{ selectFirst?: boolean }} [options]
+   */
   async refresh({ selectFirst = false } = {}) {
     const list = await api("/v1/conversations");
     this.items = list.conversations;
@@ -39,7 +47,7 @@ export class Conversations {
   render() {
     const list = $("conversation-list");
     if (!this.items.length) {
-      fill(list, el("li", { class: "empty", text: "No conversations yet: start one with New." }));
+      fill(list, el("li", { class: "empty", text: "No conversations yet: start one with +." }));
       return;
     }
     fill(
@@ -71,6 +79,7 @@ export class Conversations {
     );
   }
 
+  /** @param {string} conversationId */
   async select(conversationId) {
     this.selected = conversationId;
     this.render();
@@ -122,7 +131,7 @@ export class Conversations {
     this.chat.clear();
     announce(`Deleted ${current.title}.`);
     // The Delete button is disabled now: the focus goes to where a next conversation starts.
-    $("new-conversation").focus();
+    $("plus-button").focus();
     await this.refresh({ selectFirst: true });
   }
 }

@@ -1,7 +1,8 @@
+// @ts-check
 // The page's own modal dialog, in place of the browser's prompt() and confirm(): labelled by its
 // title, Escape or Cancel closes it, and the focus goes back to what opened it.
 
-const $ = (id) => document.getElementById(id);
+import { byId as $ } from "./dom.js";
 
 /**
  * Show the dialog. With `label`, it asks for a line of text (starting as `value`) and resolves with
@@ -39,7 +40,7 @@ function ask({ title, text = "", label = null, value = "", confirmLabel, danger 
     dialog.addEventListener(
       "close",
       () => {
-        if (opener instanceof HTMLElement && opener.isConnected && !opener.disabled) opener.focus();
+        if (opener instanceof HTMLElement && opener.isConnected && !(/** @type {HTMLButtonElement} */ (opener).disabled)) opener.focus();
         resolve(result);
       },
       { once: true },

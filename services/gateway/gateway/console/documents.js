@@ -1,8 +1,15 @@
-// The documents panel: upload with live ingestion progress, the list grouped by set, delete.
+// @ts-check
+// The Documents tab: cards "Title (Version)" with their doc-type accent and set colour, grouped by
+// set, with live ingestion progress and per-document actions (new version, retry, delete).
 
 import { api, follow } from "./api.js";
 import { confirmAction } from "./dialog.js";
-import { announce, el, fill } from "./dom.js";
+import { announce, byId, displayTitle, el, fill, PALETTE, plural } from "./dom.js";
+import { UploadDialog } from "./upload.js";
+
+/** @typedef {import("./types.js").DocumentView} DocumentView */
+/** @typedef {import("./types.js").IngestProgress} IngestProgress */
+/** @typedef {import("./types.js").UploadResult} UploadResult */
 
 const INGEST_EVENTS = ["ingest.progress", "document.ready", "document.failed"];
 const STAGE_LABELS = {
@@ -14,34 +21,38 @@ const STAGE_LABELS = {
   embedded: "Passages embedded",
   indexed: "Indexed",
 };
-const PALETTE = new Set(["blue", "green", "orange", "purple", "teal", "red", "amber", "pink", "indigo", "slate"]);
+const TYPE_LABELS = { regulatory: "Regulatory", policy: "Policy" };
 
-const $ = (id) => document.getElementById(id);
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-/** What the list says about a document's ingestion, from its record. */
+/**
+ * What a card says about a document's ingestion, from its record.
+ * @param {{ status: string, pages?: number | null, chunks?: number | null, reason?: string | null }} doc
+ */
 function statusLine(doc) {
-  if (doc.status === "ready") {
-    return `Ready · ${plural(doc.pages ?? 0, "page")} · ${plural(doc.chunks ?? 0, "chunk")}`;
-  }
+  if (doc.status === "ready") return `Ready · ${plural(doc.pages ?? 0, "page")} · ${plural(doc.chunks ?? 0, "chunk")}`;
   if (doc.status === "failed") return `Failed: ${doc.reason ?? "ingestion failed"}`;
   return "Processing…";
 }
 
-/** The documents panel; progress streams stay open while their documents are processing. */
+/** The documents tab; progress streams stay open while their documents are processing. */
 export class Documents {
   constructor() {
-    this.streams = new Map(); // document id -> close function
-    this.progress = new Map(); // document id -> latest progress payload
-    $("upload-form").onsubmit = (event) => {
-      event.preventDefault();
-      this.upload().catch((error) => {
-        $("upload-error").textContent = error.message;
-      });
-    };
+    /** @type {Map<string, () => void>} document id -> close function */
+    this.streams = new Map();
+    /** @type {Map<string, IngestProgress>} document id -> latest progress */
+    this.progress = new Map();
+    /** @type {DocumentView[]} */
+    this.items = [];
+    this.uploads = new UploadDialog({ onUploaded: (result) => this.uploaded(result) });
+  }
+
+  /** @param {unknown} error */
+  showError(error) {
+    byId("documents-error").textContent = error instanceof Error ? error.message : String(error);
+  }
+
+  /** Open the upload dialog for a new document. */
+  upload() {
+    this.uploads.open().catch((error) => this.showError(error));
   }
 
   /** Stop following every document. */
@@ -53,66 +64,79 @@ export class Documents {
   /** Reload the list grouped by set, and follow every document still processing. */
   async refresh() {
     const list = await api("/v1/documents?group_by=set");
-    const groups = list.groups ?? [];
-    const container = $("document-groups");
+    this.items = list.documents;
+    const container = byId("document-groups");
     if (!list.documents.length) {
-      fill(container, el("p", { class: "empty", text: "No documents yet: upload one above." }));
+      fill(container, el("p", { class: "empty", text: "No documents yet: upload one with +." }));
       return;
     }
-    fill(container, groups.map((group) => this.renderGroup(group)));
+    fill(container, (list.groups ?? []).map((/** @type {any} */ group) => this.renderGroup(group)));
     for (const doc of list.documents) {
       if (doc.status === "processing") this.followIngestion(doc);
     }
   }
 
+  /** @param {{ set_name: string | null, colour: string | null, documents: DocumentView[] }} group */
   renderGroup(group) {
-    const colour = PALETTE.has(group.colour) ? group.colour : "none";
+    const colour = group.colour && PALETTE.has(group.colour) ? group.colour : "none";
     const name = group.set_name ?? "Not in a set";
     return el(
       "section",
-      { class: "document-group", attrs: { "aria-label": name } },
-      el("h3", { class: `set-name set-${colour}`, text: name }),
-      el("ul", { class: "document-list" }, group.documents.map((doc) => this.renderDocument(doc))),
+      { class: `document-group set-${colour}`, attrs: { "aria-label": name } },
+      el("h3", { class: "set-name" }, el("span", { class: `swatch set-${colour}`, attrs: { "aria-hidden": "true" } }), name),
+      el("ul", { class: "document-list" }, group.documents.map((doc) => this.renderDocument(doc, colour))),
     );
   }
 
-  renderDocument(doc) {
-    const status = el("p", {
-      class: `doc-status status-${doc.status}`,
-      text: statusLine(doc),
-      attrs: { "data-testid": "doc-status" },
-    });
-    const bar = el("progress", { class: "doc-progress", max: 1, value: 0, hidden: doc.status !== "processing" });
-    bar.setAttribute("aria-label", `Ingestion of ${doc.title}`);
+  /** @param {DocumentView} doc @param {string} colour */
+  renderDocument(doc, colour) {
+    const name = displayTitle(doc);
+    const status = el("p", { class: `doc-status status-${doc.status}`, text: statusLine(doc), attrs: { "data-testid": "doc-status" } });
+    const bar = el("progress", { class: "doc-progress", max: 1, hidden: doc.status !== "processing", attrs: { "aria-label": `Ingestion of ${name}` } });
+    const action = (/** @type {string} */ text, /** @type {string} */ label, /** @type {() => void} */ handler) =>
+      el("button", { type: "button", class: "link-button", text, attrs: { "aria-label": label }, on: { click: handler } });
     const item = el(
       "li",
-      { class: "document", attrs: { "data-document-id": doc.document_id } },
-      el("div", { class: "doc-title" }, el("strong", { text: doc.title }), ` · version ${doc.version}`),
-      el("p", { class: "doc-meta", text: `${doc.doc_type} · ${doc.filename}` }),
+      { class: `document doctype-${doc.doc_type} set-${colour}`, attrs: { "data-document-id": doc.document_id } },
+      el("p", { class: "doc-title" }, el("strong", { text: name })),
+      el(
+        "p",
+        { class: "doc-meta" },
+        el("span", { class: `type-tag doctype-${doc.doc_type}`, text: TYPE_LABELS[doc.doc_type] ?? doc.doc_type }),
+        ` ${doc.filename}`,
+      ),
       status,
       bar,
-      el("button", {
-        type: "button",
-        class: "link-button",
-        text: "Delete",
-        attrs: { "aria-label": `Delete ${doc.title} version ${doc.version}` },
-        on: { click: () => this.remove(doc) },
-      }),
+      el(
+        "div",
+        { class: "doc-actions" },
+        action("New version", `New version of ${name}`, () => this.uploads.open(doc).catch((error) => this.showError(error))),
+        doc.status === "failed" ? action("Retry", `Retry ${name}`, () => this.guard(() => this.retry(doc))) : null,
+        action("Delete", `Delete ${name}`, () => this.guard(() => this.remove(doc))),
+      ),
     );
     const seen = this.progress.get(doc.document_id);
     if (seen && doc.status === "processing") this.showProgress(item, seen);
     return item;
   }
 
+  /** @param {() => Promise<void>} action */
+  guard(action) {
+    byId("documents-error").textContent = "";
+    action().catch((error) => this.showError(error));
+  }
+
+  /** @param {string} documentId */
   itemOf(documentId) {
     return document.querySelector(`li.document[data-document-id="${CSS.escape(documentId)}"]`);
   }
 
+  /** @param {Element} item @param {IngestProgress} progress */
   showProgress(item, progress) {
     const label = STAGE_LABELS[progress.stage] ?? progress.stage;
     const counted = progress.total ? ` ${progress.done ?? 0}/${progress.total}` : "";
-    item.querySelector(".doc-status").textContent = `${label}${counted}…`;
-    const bar = item.querySelector(".doc-progress");
+    /** @type {HTMLElement} */ (item.querySelector(".doc-status")).textContent = `${label}${counted}…`;
+    const bar = /** @type {HTMLProgressElement} */ (item.querySelector(".doc-progress"));
     bar.hidden = false;
     if (progress.total) {
       bar.max = progress.total;
@@ -122,7 +146,10 @@ export class Documents {
     }
   }
 
-  /** Follow one document's ingestion events until it is ready or failed. */
+  /**
+   * Follow one document's ingestion events until it is ready or failed.
+   * @param {DocumentView} doc
+   */
   followIngestion(doc) {
     if (this.streams.has(doc.document_id)) return;
     const url = new URL(doc.events_url, location.href);
@@ -133,12 +160,13 @@ export class Documents {
       (type, event) => this.onIngestEvent(doc, type, event),
       (message) => {
         this.streams.delete(doc.document_id);
-        $("upload-error").textContent = message;
+        this.showError(message);
       },
     );
     this.streams.set(doc.document_id, stop);
   }
 
+  /** @param {DocumentView} doc @param {string} type @param {any} event */
   onIngestEvent(doc, type, event) {
     if (event.request_id !== doc.request_id) return; // an earlier attempt's events
     const item = this.itemOf(doc.document_id);
@@ -150,47 +178,40 @@ export class Documents {
     this.streams.get(doc.document_id)?.();
     this.streams.delete(doc.document_id);
     this.progress.delete(doc.document_id);
-    const done =
-      type === "document.ready"
-        ? { status: "ready", pages: event.pages, chunks: event.chunks }
-        : { status: "failed", reason: event.reason };
-    if (item) {
-      const status = item.querySelector(".doc-status");
-      status.textContent = statusLine(done);
-      status.className = `doc-status status-${done.status}`;
-      item.querySelector(".doc-progress").hidden = true;
-    }
-    announce(`${doc.title}: ${statusLine(done)}`);
+    // The card is drawn again from the record: its actions (Retry) follow the new status.
+    this.refresh().catch((error) => this.showError(error));
+    const done = type === "document.ready" ? { status: "ready", pages: event.pages, chunks: event.chunks } : { status: "failed", reason: event.reason };
+    announce(`${displayTitle(doc)}: ${statusLine(done)}`);
   }
 
-  async upload() {
-    $("upload-error").textContent = "";
-    const form = $("upload-form");
-    const data = new FormData(form);
-    if (!String(data.get("set_name") ?? "").trim()) data.delete("set_name");
-    const result = await api("/v1/documents", { method: "POST", form: data });
-    form.reset();
-    announce(result.duplicate ? "This file was uploaded before." : `Uploading ${result.document.title}.`);
+  /** @param {UploadResult} result */
+  async uploaded(result) {
+    announce(result.duplicate ? "This file was uploaded before." : `Uploading ${displayTitle(result.document)}.`);
     await this.refresh();
     if (result.status === "processing") this.followIngestion(result.document);
+    this.itemOf(result.document_id)?.scrollIntoView({ block: "nearest" });
   }
 
+  /** @param {DocumentView} doc */
+  async retry(doc) {
+    /** @type {UploadResult} */
+    const result = await api(`/v1/documents/${encodeURIComponent(doc.document_id)}/retry`, { method: "POST" });
+    announce(`Retrying ${displayTitle(doc)}.`);
+    await this.uploaded(result);
+  }
+
+  /** @param {DocumentView} doc */
   async remove(doc) {
     const confirmed = await confirmAction({
       title: "Delete the document?",
-      text: `“${doc.title}” version ${doc.version} will be deleted; its passages leave every answer.`,
+      text: `“${displayTitle(doc)}” will be deleted; its passages leave every answer.`,
       confirmLabel: "Delete document",
     });
     if (!confirmed) return;
-    try {
-      await api(`/v1/documents/${encodeURIComponent(doc.document_id)}`, { method: "DELETE" });
-    } catch (error) {
-      $("upload-error").textContent = error.message;
-      return;
-    }
+    await api(`/v1/documents/${encodeURIComponent(doc.document_id)}`, { method: "DELETE" });
     this.streams.get(doc.document_id)?.();
     this.streams.delete(doc.document_id);
-    announce(`Deleted ${doc.title}.`);
+    announce(`Deleted ${displayTitle(doc)}.`);
     await this.refresh();
   }
 }

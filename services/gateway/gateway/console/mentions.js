@@ -1,3 +1,4 @@
+// @ts-check
 // @-mention autocomplete for the message box, from GET /v1/mentions; the picks become `mentions`.
 
 import { api } from "./api.js";
@@ -11,11 +12,28 @@ const CATEGORIES = [
 ];
 const DEBOUNCE_MS = 120;
 
-/** The `@word` being typed just before the caret, or null. */
-function mentionAtCaret(textarea) {
+const MAX_PREFIX_CHARS = 60;
+const MAX_PREFIX_WORDS = 5;
+
+/**
+ * The `@prefix` being typed just before the caret, or null. A prefix may run over several words
+ * ("@Prudential Rul") until it is long, crosses a line, or already begins with a picked mention.
+ * @param {HTMLTextAreaElement} textarea
+ * @param {string[]} pickedTexts
+ * @returns {{ prefix: string, start: number } | null}
+ */
+function mentionAtCaret(textarea, pickedTexts = []) {
   const before = textarea.value.slice(0, textarea.selectionStart);
-  const match = /(^|\s)@([^\s@]*)$/.exec(before);
-  return match ? { prefix: match[2], start: before.length - match[2].length - 1 } : null;
+  const match = /(^|\s)@([^@\n]*)$/.exec(before);
+  if (!match) return null;
+  const prefix = match[2];
+  const start = before.length - prefix.length - 1;
+  if (prefix.length > MAX_PREFIX_CHARS || prefix.split(/\s+/).filter(Boolean).length > MAX_PREFIX_WORDS) return null;
+  if (/^\s/.test(prefix)) return null;
+  const typed = `@${prefix}`;
+  // Past a mention already picked, the words that follow are the message, not a longer name.
+  if (pickedTexts.some((text) => typed.startsWith(`${text} `))) return null;
+  return { prefix, start };
 }
 
 /**
@@ -23,19 +41,24 @@ function mentionAtCaret(textarea) {
  * the name the resolver takes out of the question for a tagged document (the API's `insert_text`
  * drops the spaces, which leaves a multi-word title in the question as an unknown name).
  */
+/** @param {any} suggestion @returns {string} */
 function mentionText(suggestion) {
   return suggestion.kind === "document" ? `@${suggestion.label}` : suggestion.insert_text;
 }
 
 /** Autocomplete on a textarea (role combobox) with a listbox; remembers the suggestions picked. */
 export class MentionAutocomplete {
+  /** @param {HTMLTextAreaElement} textarea @param {HTMLElement} listbox */
   constructor(textarea, listbox) {
     this.textarea = textarea;
     this.listbox = listbox;
+    /** @type {any[]} */
     this.picked = [];
+    /** @type {any[]} */
     this.suggestions = [];
     this.active = -1;
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
     this.query = 0;
     textarea.addEventListener("input", () => this.schedule());
     textarea.addEventListener("blur", () => setTimeout(() => this.hide(), 150));
@@ -45,12 +68,22 @@ export class MentionAutocomplete {
     return !this.listbox.hidden;
   }
 
-  /** Handle a key of the textarea; true when the autocomplete used it. */
+  /** The texts of the mentions picked so far. */
+  pickedTexts() {
+    return this.picked.map(mentionText);
+  }
+
+  /**
+   * Handle a key of the textarea; true when the autocomplete used it.
+   * @param {KeyboardEvent} event
+   */
   handleKey(event) {
     if (!this.open || !this.suggestions.length) return false;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       const step = event.key === "ArrowDown" ? 1 : -1;
       this.highlight((this.active + step + this.suggestions.length) % this.suggestions.length);
+    } else if (event.key === "Home" || event.key === "End") {
+      this.highlight(event.key === "Home" ? 0 : this.suggestions.length - 1);
     } else if (event.key === "Enter" || event.key === "Tab") {
       this.choose(this.suggestions[Math.max(this.active, 0)]);
     } else if (event.key === "Escape") {
@@ -64,14 +97,15 @@ export class MentionAutocomplete {
 
   schedule() {
     clearTimeout(this.timer);
-    const at = mentionAtCaret(this.textarea);
+    const at = mentionAtCaret(this.textarea, this.pickedTexts());
     if (!at) {
       this.hide();
       return;
     }
-    this.timer = setTimeout(() => this.lookUp(at.prefix), DEBOUNCE_MS);
+    this.timer = window.setTimeout(() => this.lookUp(at.prefix), DEBOUNCE_MS);
   }
 
+  /** @param {string} prefix */
   async lookUp(prefix) {
     const query = ++this.query;
     let found;
@@ -108,7 +142,12 @@ export class MentionAutocomplete {
               },
             },
           },
-          el("span", { class: `mention-kind kind-${suggestion.kind}`, text: labels[suggestion.kind] ?? suggestion.kind }),
+          el(
+            "span",
+            { class: `mention-kind kind-${suggestion.kind}` },
+            suggestion.colour ? el("span", { class: `swatch set-${suggestion.colour}`, attrs: { "aria-hidden": "true" } }) : null,
+            labels[suggestion.kind] ?? suggestion.kind,
+          ),
           el("span", { class: "mention-label", text: suggestion.label }),
           el("span", { class: "mention-detail", text: suggestion.detail }),
         ),
@@ -119,6 +158,7 @@ export class MentionAutocomplete {
     this.highlight(0);
   }
 
+  /** @param {number} index */
   highlight(index) {
     this.active = index;
     this.listbox.querySelectorAll("[role=option]").forEach((option, i) => {
@@ -136,9 +176,12 @@ export class MentionAutocomplete {
     this.textarea.removeAttribute("aria-activedescendant");
   }
 
-  /** Replace the `@prefix` being typed with the suggestion's text, and remember the pick. */
+  /**
+   * Replace the `@prefix` being typed with the suggestion's text, and remember the pick.
+   * @param {any} suggestion
+   */
   choose(suggestion) {
-    const at = mentionAtCaret(this.textarea);
+    const at = mentionAtCaret(this.textarea, this.pickedTexts());
     if (at) {
       const value = this.textarea.value;
       const caret = this.textarea.selectionStart;
@@ -152,8 +195,12 @@ export class MentionAutocomplete {
     this.textarea.focus();
   }
 
-  /** The structured mentions of `text`: the picks whose text is still in it. */
+  /**
+   * The structured mentions of `text`: the picks whose text is still in it.
+   * @param {string} text
+   */
   mentionsFor(text) {
+    /** @type {{ action: string | null, documents: string[], web: boolean }} */
     const mentions = { action: null, documents: [], web: false };
     for (const pick of this.picked) {
       if (!text.includes(mentionText(pick))) continue;

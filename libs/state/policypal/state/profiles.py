@@ -1,0 +1,40 @@
+"""The company profile each user gives at onboarding: who they work for, where, and in what line of business."""
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, Field
+from redis.asyncio import Redis
+
+from policypal.state import keys
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class CompanyProfile(BaseModel):
+    """What a user says about their company; every field may stay empty until they fill it in."""
+
+    company_name: str | None = None
+    country: str | None = None
+    industry: str | None = None
+    description: str | None = None
+    updated_at: datetime = Field(default_factory=_now)
+
+
+class ProfileStore:
+    """One profile per user of a tenant, replaced whole on each save."""
+
+    def __init__(self, redis: Redis) -> None:
+        self._redis = redis
+
+    async def get(self, tenant_id: str, user_id: str) -> CompanyProfile | None:
+        """The user's profile, or None when they never saved one."""
+        raw = await self._redis.get(keys.user_profile(tenant_id, user_id))
+        return None if raw is None else CompanyProfile.model_validate_json(raw)
+
+    async def put(self, tenant_id: str, user_id: str, profile: CompanyProfile) -> CompanyProfile:
+        """Store ``profile`` as the user's, stamped with the time of this save."""
+        saved = profile.model_copy(update={"updated_at": _now()})
+        await self._redis.set(keys.user_profile(tenant_id, user_id), saved.model_dump_json())
+        return saved

@@ -44,6 +44,25 @@ async def test_a_documents_chunk_vectors_read_back_by_index_for_its_owner_only(
         await index.aclose()
 
 
+async def test_a_documents_opening_is_its_first_chunks_scored_against_the_question(
+    open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    index = await _library(open_index, tmp_path / "q", embedder)
+    try:
+        query = embedder.embed([TEXTS[1]])[0].tolist()
+        opening = await index.document_opening(
+            query, tenant_id="acme", user_id="alice", document_id="d1", chunks=2
+        )
+        assert [(hit.chunk_index, hit.text) for hit in opening] == [(0, TEXTS[0]), (1, TEXTS[1])]
+        assert opening[1].score == pytest.approx(1, abs=1e-3) and opening[0].score < opening[1].score
+        assert (
+            await index.document_opening(query, tenant_id="acme", user_id="bob", document_id="d1", chunks=2)
+            == []
+        )
+    finally:
+        await index.aclose()
+
+
 async def test_a_document_reads_back_in_order_and_deletes_from_an_index(
     open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:

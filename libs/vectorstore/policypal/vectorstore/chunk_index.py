@@ -214,6 +214,24 @@ class ChunkIndex:
         chunks = [ChunkPoint.model_validate(point.payload) for point in found]
         return sorted(chunks, key=lambda chunk: chunk.chunk_index)
 
+    async def document_opening(
+        self, vector: list[float], *, tenant_id: str, user_id: str | None, document_id: str, chunks: int
+    ) -> list[ChunkHit]:
+        """The first ``chunks`` chunks of one document (its title page, its opening lines), in order, each
+        with its cosine to ``vector``: where a document states its own date, version and publisher."""
+        scope = Scope(
+            equals={
+                "tenant_id": tenant_id,
+                "document_id": document_id,
+                **({"user_id": user_id} if user_id else {}),
+            },
+            at_most={"chunk_index": chunks - 1},
+        )
+        found = await self._store.scroll(COLLECTION, scope, with_vectors=True)
+        query = np.asarray(vector, dtype=np.float32)
+        hits = [ChunkHit.model_validate({**p.payload, "score": _cosine(query, p.dense)}) for p in found]
+        return sorted(hits, key=lambda hit: hit.chunk_index)
+
     async def document_chunk_vectors(
         self, *, tenant_id: str, user_id: str, document_id: str
     ) -> dict[int, list[float]]:

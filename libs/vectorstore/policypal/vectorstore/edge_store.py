@@ -234,6 +234,9 @@ def edge_filter(scope: Scope) -> edge.Filter:
     must += [
         edge.FieldCondition(key, range=edge.RangeFloat(gte=value)) for key, value in scope.at_least.items()
     ]
+    must += [
+        edge.FieldCondition(key, range=edge.RangeFloat(lte=value)) for key, value in scope.at_most.items()
+    ]
     return edge.Filter(must=must)
 
 

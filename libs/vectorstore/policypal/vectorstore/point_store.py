@@ -20,12 +20,13 @@ class Scope:
     """Which points an operation touches: every condition must hold (a conjunction).
 
     ``equals``: a payload field has this value; ``one_of``: a field has one of these values;
-    ``at_least``: an integer field is at least this.
+    ``at_least``: an integer field is at least this; ``at_most``: at most this.
     """
 
     equals: dict[str, str] = field(default_factory=dict)
     one_of: dict[str, list[str]] = field(default_factory=dict)
     at_least: dict[str, int] = field(default_factory=dict)
+    at_most: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,9 @@ def qdrant_filter(scope: Scope) -> models.Filter:
     must += [
         models.FieldCondition(key=key, range=models.Range(gte=value)) for key, value in scope.at_least.items()
     ]
+    must += [
+        models.FieldCondition(key=key, range=models.Range(lte=value)) for key, value in scope.at_most.items()
+    ]
     return models.Filter(must=must)
 
 

@@ -9,7 +9,8 @@ pages and old versions of a title read much like the answer. Two stages, both of
    the title's acronyms and version, and its section count as fields of it), its place in the fused
    order, a bonus when the question names its document, less a penalty for boilerplate (contents,
    title pages, licence notices, as the ingestor marks them) and for a version of a title other
-   than the one preferred (``versions``). The best ``POOL`` go on.
+   than the one preferred (``versions``), and a bonus for a named document's opening that states a
+   date when the question asks for that document's date (``front_matter``). The best ``POOL`` go on.
 2. Their units (sentences and list items, ``units``) are embedded with the same model, each with
    its heading; a chunk scores by its best unit (similarity, the question's words in the unit and
    its heading, and whether it holds the kind of answer asked for: a number or date, a name), plus
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from actions.inquire.front_matter import FRONT_MATTER, asks_for_document_date, states_own_date
 from actions.inquire.lexical import (
     asks_for_name,
     asks_for_quantity,
@@ -144,6 +146,7 @@ def prefilter(
     choices: dict[str, VersionChoice],
     weights: dict[str, float],
     named: set[str],
+    dated: bool = False,
 ) -> list[tuple[float, ChunkHit]]:
     """Stage 1: every candidate with its cheap score, best first."""
     scored = [
@@ -151,7 +154,7 @@ def prefilter(
             hit.score
             + CHUNK_WORDS * coverage(weights, fields(hit))
             + FUSED_RANK * FUSED_HALF / (FUSED_HALF + position)
-            - adjustment(hit, choices, named),
+            - adjustment(hit, choices, named, dated),
             hit,
         )
         for position, hit in enumerate(candidates)
@@ -159,13 +162,18 @@ def prefilter(
     return sorted(scored, key=lambda pair: pair[0], reverse=True)
 
 
-def adjustment(hit: ChunkHit, choices: dict[str, VersionChoice], named: set[str]) -> float:
+def adjustment(
+    hit: ChunkHit, choices: dict[str, VersionChoice], named: set[str], dated: bool = False
+) -> float:
     """What a chunk loses for being boilerplate or another version than the preferred one, less what
-    it gains when the question names its document."""
+    it gains when the question names its document, and when it asks for that document's date
+    (``dated``) and the chunk is its opening stating one."""
+    own = hit.title.casefold() in named
     return (
         BOILERPLATE * hit.boilerplate
         + OTHER_VERSION * is_passed_over(hit, choices)
-        - NAMED_TITLE * (hit.title.casefold() in named)
+        - NAMED_TITLE * own
+        - FRONT_MATTER * (dated and own and states_own_date(hit))
     )
 
 
@@ -177,7 +185,8 @@ async def rank(
     weights = term_weights(query, [fields(hit) for hit in candidates])
     wants = AnswerType.of(query)
     named = named_titles(query, {hit.title for hit in candidates})
-    pool = prefilter(candidates, choices, weights, named)[:POOL]
+    dated = asks_for_document_date(query, named)
+    pool = prefilter(candidates, choices, weights, named, dated)[:POOL]
     heads = running_heads((hit.page, hit.text) for hit in candidates)
     drafts = [
         [
@@ -200,7 +209,9 @@ async def rank(
         scored = tuple(ScoredUnit(u.unit, u.score + meaning.get(u.unit, UNSEEN)) for u in found)
         best = max((u.score for u in scored), default=UNSEEN)
         ranked.append(
-            RankedChunk(hit, best + CHUNK_SHARE * first_score - adjustment(hit, choices, named), scored)
+            RankedChunk(
+                hit, best + CHUNK_SHARE * first_score - adjustment(hit, choices, named, dated), scored
+            )
         )
     ranked.sort(key=lambda chunk: chunk.score, reverse=True)
     return Ranking(ranked, choices, heads, wants)

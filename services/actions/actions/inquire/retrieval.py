@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.inquire.confidence import Thresholds
+from actions.inquire.front_matter import OPENING_CHUNKS, asks_for_document_date
 from actions.inquire.lexical import named_titles
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested
@@ -53,14 +54,33 @@ async def search_candidates(
 
     When the question names a document of the scope that is not all of it ("under GPLv3", "in the
     FHS"), that document is searched on its own as well and its candidates merged in: across a whole
-    library its passages may not be among the first of the whole scope.
+    library its passages may not be among the first of the whole scope. When it asks for the date of a
+    document it names, that document's opening chunks are merged in too (``front_matter``).
     """
     candidates = await _hybrid(index, event, query, query_vector, scope_of(event))
     named = named_titles(query, {hit.title for hit in candidates})
     focus = sorted({hit.document_id for hit in candidates if hit.title.casefold() in named})
+    if focus and asks_for_document_date(query, named):
+        candidates = merged(candidates, await _openings(index, event, query_vector, focus))
     if not focus or focus == sorted(scope_of(event) or ()):
         return candidates
     return merged(candidates, await _hybrid(index, event, query, query_vector, focus))
+
+
+async def _openings(
+    index: ChunkIndex, event: ActionRequested, query_vector: npt.NDArray[np.float32], document_ids: list[str]
+) -> list[ChunkHit]:
+    """The opening chunks of each named document, where it states its own date (``front_matter``)."""
+    found: list[ChunkHit] = []
+    for document_id in document_ids:
+        found += await index.document_opening(
+            query_vector.tolist(),
+            tenant_id=event.tenant_id,
+            user_id=None if event.published_scope else event.user_id,
+            document_id=document_id,
+            chunks=OPENING_CHUNKS,
+        )
+    return found
 
 
 async def _hybrid(

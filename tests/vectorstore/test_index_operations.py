@@ -54,7 +54,8 @@ async def test_a_documents_opening_is_its_first_chunks_scored_against_the_questi
             query, tenant_id="acme", user_id="alice", document_id="d1", chunks=2
         )
         assert [(hit.chunk_index, hit.text) for hit in opening] == [(0, TEXTS[0]), (1, TEXTS[1])]
-        assert opening[1].score == pytest.approx(1, abs=1e-3) and opening[0].score < opening[1].score
+        assert opening[1].score == pytest.approx(1, abs=1e-3)
+        assert opening[0].score < opening[1].score
         assert (
             await index.document_opening(query, tenant_id="acme", user_id="bob", document_id="d1", chunks=2)
             == []

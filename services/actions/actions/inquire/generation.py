@@ -63,20 +63,8 @@ async def answer_with_llm(
     span = trace.get_current_span()
     wants_web = event.web and web_search is not None
     if not event.documents:
-        found = await _search_web(web_search, event.query, event) if wants_web else WebFindings()
-        if found.results:
-            span.set_attribute("inquire.mode", "A")
-            return await _sourced_answer(
-                event, llm, embedder, on_delta, [], found, usage=Usage(), confidence=None
-            )
-        span.set_attribute("inquire.mode", "B")
-        general = await _draft(llm, general_prompt(event), on_delta)
-        return InquiryAnswer(
-            answer=general.text,
-            citations=[],
-            model=general.model,
-            usage=general.usage,
-            notices=[GENERAL_KNOWLEDGE_NOTICE, *found.notices],
+        return await _answer_without_documents(
+            event, llm, embedder, on_delta, web_search if wants_web else None
         )
 
     rewrite = await rewrite_query(llm, event)
@@ -106,14 +94,7 @@ async def answer_with_llm(
         found = WebFindings(notices=[WEB_NOT_NEEDED_NOTICE] if wants_web else [])
     if not sources and not found.results:
         span.set_attribute("inquire.mode", "C")
-        return InquiryAnswer(
-            answer=not_in_documents(event.documents),
-            citations=[],
-            model=llm.model_for("inquire"),
-            usage=rewrite.usage,
-            confidence=confidence,
-            notices=found.notices,
-        )
+        return _nothing_found(event, llm, rewrite.usage, confidence, found)
 
     span.set_attribute("inquire.mode", "A")
     answer = await _sourced_answer(
@@ -131,6 +112,43 @@ async def answer_with_llm(
     if cache and scope and confidence.tier != "low":
         await cache.store(scope, rewrite.query, vectors[0], answer)
     return answer
+
+
+async def _answer_without_documents(
+    event: ActionRequested, llm: LLM, embedder: Embedder, on_delta: OnDelta, web_search: WebSearch | None
+) -> InquiryAnswer:
+    """No document in scope: mode A from the web when it was asked for and found something, else
+    mode B, a general-knowledge answer that says so."""
+    span = trace.get_current_span()
+    found = await _search_web(web_search, event.query, event) if web_search is not None else WebFindings()
+    if found.results:
+        span.set_attribute("inquire.mode", "A")
+        return await _sourced_answer(
+            event, llm, embedder, on_delta, [], found, usage=Usage(), confidence=None
+        )
+    span.set_attribute("inquire.mode", "B")
+    general = await _draft(llm, general_prompt(event), on_delta)
+    return InquiryAnswer(
+        answer=general.text,
+        citations=[],
+        model=general.model,
+        usage=general.usage,
+        notices=[GENERAL_KNOWLEDGE_NOTICE, *found.notices],
+    )
+
+
+def _nothing_found(
+    event: ActionRequested, llm: LLM, usage: Usage, confidence: Confidence, found: "WebFindings"
+) -> InquiryAnswer:
+    """Mode C: neither the documents nor the web answer; no general-knowledge answer about documents."""
+    return InquiryAnswer(
+        answer=not_in_documents(event.documents),
+        citations=[],
+        model=llm.model_for("inquire"),
+        usage=usage,
+        confidence=confidence,
+        notices=found.notices,
+    )
 
 
 @dataclass(frozen=True)

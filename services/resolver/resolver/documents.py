@@ -98,96 +98,130 @@ def resolved(doc: DocumentRecord | RegistryEntry) -> ResolvedDocument:
     )
 
 
+@dataclass
+class _Matching:
+    """What the passes of ``RegistryDocumentMatcher.match`` have found so far, and the text left to read
+    (what they matched is masked, so a later pass never reads it again)."""
+
+    text: str
+    pool: list[RegistryEntry]
+    explicit: set[str]
+    ids: list[str] = field(default_factory=list)
+    positions: dict[str, int] = field(default_factory=dict)
+    confidence: ConfidenceTier = "high"
+    candidates: tuple[str, ...] = ()
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def lower_confidence(self, tier: ConfidenceTier) -> None:
+        """Keep the lowest confidence any pass had."""
+        if _RANK[tier] < _RANK[self.confidence]:
+            self.confidence = tier
+
+
 class RegistryDocumentMatcher:
     """Offline stage 2: titles in the message, reference words by recency and type, loose names."""
 
     async def match(self, request: MatchRequest) -> RegistryMatch:
-        """Match the message against the registry; every rule is deterministic."""
-        text = mask_spans(request.message, request.mention_spans)
+        """Match the message against the registry; every rule is deterministic.
+
+        Passes, each reading only what the earlier ones left: version phrases, titles, reference
+        words ("the policy", "both"), then names that may be documents nobody has; with none of
+        these, a document action means the documents of the previous turn.
+        """
         explicit = {d.document_id for d in request.explicit}
-        pool = [e for e in request.registry if e.document_id not in explicit]
-        ids: list[str] = []
-        positions: dict[str, int] = {}
-        confidence: ConfidenceTier = "high"
-        candidates: tuple[str, ...] = ()
-        spans: list[tuple[int, int]] = []
-
-        versions = resolve_versions(
-            find_version_references(text),
-            text,
-            explicit=request.explicit,
-            registry=pool,
-            catalog=request.catalog,
+        found = _Matching(
+            text=mask_spans(request.message, request.mention_spans),
+            pool=[e for e in request.registry if e.document_id not in explicit],
+            explicit=explicit,
         )
-        if versions is not None:
-            ids = _version_ids(versions, request.action, explicit)
-            positions.update(versions.positions)
-            candidates = tuple(c for c in versions.candidates if c not in explicit)
-            confidence = "medium" if candidates else "high"
-            spans.extend(versions.spans)
-            text = mask_spans(text, versions.spans)
-
-        hits = title_hits(text, pool)
-        by_title: dict[str, list[str]] = {}
-        for hit in hits:
-            if hit.document_id in ids:
-                continue
-            title = next(e.title.lower() for e in pool if e.document_id == hit.document_id)
-            by_title.setdefault(title, []).append(hit.document_id)
-            positions[hit.document_id] = hit.position
-            spans.append((hit.position, hit.position + len(title)))
-        for same_title in by_title.values():
-            if len(same_title) == 1:
-                ids.append(same_title[0])
-            elif not candidates:
-                confidence, candidates = "medium", tuple(same_title)
-
-        text = mask_spans(text, spans)
-        references = find_references(text)
-        for reference in references:
-            spans.append((reference.position, reference.position + len(reference.phrase)))
-            if _points_at_tags(reference, request):
-                continue  # "this manual", "these two versions": the tagged documents
-            answer = resolve_reference(reference, pool, exclude={*ids})
-            if answer.confidence == "low" and reference.doc_type is not None and request.action == "audit":
-                # "Audit @ACME against the policy" after two regulations: the kind word was loose.
-                answer = resolve_reference(replace(reference, doc_type=None), pool, exclude={*ids})
-            if answer.confidence == "low" and not reference.pointed:
-                # "What does our policy say about PEP screening?" in a fresh conversation names the
-                # kind of document to search, not one to pick: the search runs over the catalog.
-                continue
-            if answer.confidence == "medium" and not candidates:
-                candidates = answer.candidates
-                for candidate in candidates:
-                    positions.setdefault(candidate, reference.position)
-            if _RANK[answer.confidence] < _RANK[confidence]:
-                confidence = answer.confidence
-            for document_id in answer.document_ids:
-                positions.setdefault(document_id, reference.position)
-                if document_id not in ids:
-                    ids.append(document_id)
-
-        free_text = mask_spans(text, spans)
+        versions = _match_versions(found, request)
+        _match_titles(found)
+        references = _match_references(found, request)
+        free_text = mask_spans(found.text, found.spans)
         known: list[Named] = [*request.catalog, *request.registry]
         names = tuple(
             name
             for name, start in loose_names(free_text)
             if refers_to_a_document(name, start, free_text, known)
         )
-        implicit = bool(ids or candidates or references or versions)
-        if not implicit and not names and not explicit and request.action in _NEEDS_DOCUMENTS and pool:
+        implicit = bool(found.ids or found.candidates or references or versions)
+        if not implicit and not names and not explicit and request.action in _NEEDS_DOCUMENTS and found.pool:
             # "What are the key differences in capital requirements?" after a compare: the same documents.
-            newest = max(e.last_used_turn for e in pool)
-            ids = [e.document_id for e in pool if e.last_used_turn == newest]
+            newest = max(e.last_used_turn for e in found.pool)
+            found.ids = [e.document_id for e in found.pool if e.last_used_turn == newest]
             implicit = True
         return RegistryMatch(
-            document_ids=tuple(ids),
+            document_ids=tuple(found.ids),
             unresolved_names=names,
-            confidence=confidence,
-            candidates=candidates,
+            confidence=found.confidence,
+            candidates=found.candidates,
             has_implicit_refs=implicit,
-            positions=positions,
+            positions=found.positions,
         )
+
+
+def _match_versions(found: _Matching, request: MatchRequest) -> VersionMatch | None:
+    """Version phrases ("version 2", "the 2023 one"): the versions they pick, masked out of the text."""
+    versions = resolve_versions(
+        find_version_references(found.text),
+        found.text,
+        explicit=request.explicit,
+        registry=found.pool,
+        catalog=request.catalog,
+    )
+    if versions is not None:
+        found.ids = _version_ids(versions, request.action, found.explicit)
+        found.positions.update(versions.positions)
+        found.candidates = tuple(c for c in versions.candidates if c not in found.explicit)
+        found.confidence = "medium" if found.candidates else "high"
+        found.spans.extend(versions.spans)
+        found.text = mask_spans(found.text, versions.spans)
+    return versions
+
+
+def _match_titles(found: _Matching) -> None:
+    """Titles written out: one document each, or a choice when several share the title."""
+    by_title: dict[str, list[str]] = {}
+    for hit in title_hits(found.text, found.pool):
+        if hit.document_id in found.ids:
+            continue
+        title = next(e.title.lower() for e in found.pool if e.document_id == hit.document_id)
+        by_title.setdefault(title, []).append(hit.document_id)
+        found.positions[hit.document_id] = hit.position
+        found.spans.append((hit.position, hit.position + len(title)))
+    for same_title in by_title.values():
+        if len(same_title) == 1:
+            found.ids.append(same_title[0])
+        elif not found.candidates:
+            found.confidence, found.candidates = "medium", tuple(same_title)
+    found.text = mask_spans(found.text, found.spans)
+
+
+def _match_references(found: _Matching, request: MatchRequest) -> list[Reference]:
+    """Reference words ("the policy", "both", "the previous version"), resolved by recency and type."""
+    references = find_references(found.text)
+    for reference in references:
+        found.spans.append((reference.position, reference.position + len(reference.phrase)))
+        if _points_at_tags(reference, request):
+            continue  # "this manual", "these two versions": the tagged documents
+        answer = resolve_reference(reference, found.pool, exclude={*found.ids})
+        if answer.confidence == "low" and reference.doc_type is not None and request.action == "audit":
+            # "Audit @ACME against the policy" after two regulations: the kind word was loose.
+            answer = resolve_reference(replace(reference, doc_type=None), found.pool, exclude={*found.ids})
+        if answer.confidence == "low" and not reference.pointed:
+            # "What does our policy say about PEP screening?" in a fresh conversation names the
+            # kind of document to search, not one to pick: the search runs over the catalog.
+            continue
+        if answer.confidence == "medium" and not found.candidates:
+            found.candidates = answer.candidates
+            for candidate in found.candidates:
+                found.positions.setdefault(candidate, reference.position)
+        found.lower_confidence(answer.confidence)
+        for document_id in answer.document_ids:
+            found.positions.setdefault(document_id, reference.position)
+            if document_id not in found.ids:
+                found.ids.append(document_id)
+    return references
 
 
 def _tags_suffice(request: MatchRequest) -> bool:

@@ -121,20 +121,12 @@ def checked(answer: DocResolution, request: MatchRequest) -> RegistryMatch:
         logger.warning("document resolution: dropped %d id(s) not in the registry", len(invented))
     ids = tuple(dict.fromkeys(i for i in answer.resolved_ids if i in by_id))
     candidates = tuple(dict.fromkeys(i for i in answer.candidate_ids if i in by_id and i not in ids))
-    confidence: ConfidenceTier = answer.inference_confidence
-    if invented and not ids and not candidates:
-        confidence = "low"
+    confidence = _kept_confidence(answer.inference_confidence, bool(invented), ids, candidates)
     if confidence == "medium" and not candidates:
         # Nothing to choose between: what was resolved stands.
-        candidates, confidence = (), "high" if ids or explicit else "low"
+        confidence = "high" if ids or explicit else "low"
     known: list[RegistryEntry | ResolvedDocument] = [*request.explicit, *(by_id[i] for i in ids)]
-    names = tuple(
-        dict.fromkeys(
-            name.strip()
-            for name in answer.unresolved_names
-            if name.strip() and not fuzzy_matches(name.strip(), known)
-        )
-    )
+    names = _unknown_names(answer.unresolved_names, known)
     return RegistryMatch(
         document_ids=ids,
         unresolved_names=names,
@@ -143,6 +135,20 @@ def checked(answer: DocResolution, request: MatchRequest) -> RegistryMatch:
         has_implicit_refs=answer.has_implicit_refs or bool(ids or candidates),
         positions=_positions(request, [by_id[i] for i in (*ids, *candidates)]),
     )
+
+
+def _kept_confidence(
+    said: ConfidenceTier, invented: bool, ids: Sequence[str], candidates: Sequence[str]
+) -> ConfidenceTier:
+    """The model's confidence, low when all it resolved was invented."""
+    return "low" if invented and not ids and not candidates else said
+
+
+def _unknown_names(
+    names: Sequence[str], known: Sequence[RegistryEntry | ResolvedDocument]
+) -> tuple[str, ...]:
+    """The names the model could not resolve that match no known document either, once each."""
+    return tuple(dict.fromkeys(n.strip() for n in names if n.strip() and not fuzzy_matches(n.strip(), known)))
 
 
 def _positions(request: MatchRequest, found: Sequence[RegistryEntry]) -> dict[str, int]:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
 from policypal.contracts import EVENT_TYPES, SCHEMA_VERSION, ActionRequested
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from policypal.contracts.audit import AuditResult
 from policypal.contracts.schemas import event_schemas
 from policypal.contracts.subjects import (
@@ -109,7 +110,7 @@ def _asyncapi_schema(node: Any) -> Any:
 def _parameters(address: str) -> dict[str, Any]:
     names = [part[1:-1] for part in address.split(".") if part.startswith("{")]
     descriptions = {
-        "action": {"enum": ["summarize", "inquire", "compare", "audit"], "description": "The action worker."},
+        "action": {"enum": [spec.name for spec in ACTION_REGISTRY], "description": "The action worker."},
         "tenant_id": {"description": f"The tenant's id ({_ID_PATTERN})."},
         "thread_id": {"description": "The conversation id, or the document id for ingestion events."},
     }

@@ -9,6 +9,7 @@ line break or a quote) never reaches the title; at most ``MAX_WORDS`` words are 
 
 import re
 
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from policypal.state import ConversationRecord
 
 #: The title a conversation has until its first message names it.
@@ -16,13 +17,7 @@ DEFAULT_TITLE: str = ConversationRecord.model_fields["title"].default
 MAX_WORDS = 8
 MAX_CHARS = 60
 
-_ACTIONS = {
-    "summarize": "Summary of",
-    "summarise": "Summary of",
-    "compare": "Comparison of",
-    "audit": "Audit of",
-    "inquire": "",
-}
+_ACTIONS = {spec.name: spec.title_prefix for spec in ACTION_REGISTRY} | {"summarise": "Summary of"}
 _GREETING = re.compile(
     r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|please|kindly|quick question|so|ok(?:ay)?)"
     r"(?:\s+(?:there|team|all))?[\s,:;!.-]+)+",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from policypal.cli.bus_credentials import BusCredentials
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from policypal.devstack.nats_auth import write_private
 
 #: Each deployed PolicyPal process (a compose service, a Kubernetes Deployment; also its NATS user)
@@ -24,10 +25,7 @@ DEPLOYED_SERVICES: dict[str, tuple[str, ...]] = {
     "notifier": ("notifier",),
     "resolver": ("resolver",),
     "ingestor": ("ingestor",),
-    "actions-inquire": ("actions",),
-    "actions-summarize": ("actions",),
-    "actions-compare": ("actions",),
-    "actions-audit": ("actions",),
+    **{spec.durable: ("actions",) for spec in ACTION_REGISTRY},
 }
 #: The variable of a compose ``.env`` that tells docker-compose.yml where the credential directory is.
 AUTH_DIR_VARIABLE = "NATS_AUTH_DIR"

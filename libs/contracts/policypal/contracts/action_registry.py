@@ -2,8 +2,9 @@
 
 From an entry derive the action's subject (``actions.<name>.requested``), its worker's durable
 consumer (``actions-<name>``), its worker process and module (``actions.<name>``, whose ``service``
-module has ``build_router``), the composer's mention of it, and the embedded launcher's list of
-workers. ``ActionName`` (the wire value of ``ActionRequested.action``) lists the same names; a test
+module has ``build_router``), the composer's mention of it, the embedded launcher's list of
+workers, its NATS user in a deployment, the AsyncAPI document's list of actions, and the title of a
+conversation it opens. ``ActionName`` (the wire value of ``ActionRequested.action``) lists the same names; a test
 keeps the two equal.
 """
 
@@ -21,6 +22,8 @@ class ActionSpec:
     name: ActionName
     #: The second line of the composer's @-suggestion.
     hint: str
+    #: How a conversation it opens is titled: "Summary of <the documents>" ("" for a question's own words).
+    title_prefix: str = ""
 
     @property
     def subject(self) -> str:
@@ -40,10 +43,10 @@ class ActionSpec:
 
 #: In the order the composer offers them.
 ACTION_REGISTRY: Final[tuple[ActionSpec, ...]] = (
-    ActionSpec("summarize", hint="Summarize a document"),
+    ActionSpec("summarize", hint="Summarize a document", title_prefix="Summary of"),
     ActionSpec("inquire", hint="Ask a question answered from your documents"),
-    ActionSpec("compare", hint="Compare two or more documents"),
-    ActionSpec("audit", hint="Audit a policy against regulations"),
+    ActionSpec("compare", hint="Compare two or more documents", title_prefix="Comparison of"),
+    ActionSpec("audit", hint="Audit a policy against regulations", title_prefix="Audit of"),
 )
 
 

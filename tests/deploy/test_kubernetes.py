@@ -11,12 +11,9 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from actions.audit.service import DURABLE as AUDIT
-from actions.compare.service import DURABLE as COMPARE
-from actions.inquire.service import DURABLE as INQUIRE
-from actions.summarize.service import DURABLE as SUMMARIZE
 from ingestor.service import CONSUMER as INGESTOR
 from ingestor.service import DELETIONS_CONSUMER as INGESTOR_DELETIONS
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from resolver.service import DURABLE as RESOLVER
 from resolver.service import RESUME_DURABLE as RESOLVER_RESUME
 from tests.deploy.kustomize import KustomizeError, Manifest, find, render
@@ -25,14 +22,12 @@ K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 VARIANTS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
 KUBERNETES_VERSION = "1.37.0"
 
-#: Each worker Deployment and the (stream, durable consumer) pairs its code pulls from.
+#: Each worker Deployment and the (stream, durable consumer) pairs its code pulls from; every action
+#: of the registry needs its own (adding an action without its manifests fails here).
 WORKER_CONSUMERS = {
     "resolver": {("CHAT", RESOLVER), ("CHAT", RESOLVER_RESUME)},
     "ingestor": {("DOCS", INGESTOR), ("DOCS", INGESTOR_DELETIONS)},
-    "actions-inquire": {("ACTIONS", INQUIRE)},
-    "actions-summarize": {("ACTIONS", SUMMARIZE)},
-    "actions-compare": {("ACTIONS", COMPARE)},
-    "actions-audit": {("ACTIONS", AUDIT)},
+    **{spec.durable: {("ACTIONS", spec.durable)} for spec in ACTION_REGISTRY},
 }
 HTTP_SERVICES = {"gateway": 8000, "notifier": 8001}
 

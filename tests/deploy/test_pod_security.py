@@ -17,11 +17,12 @@ from pydantic import TypeAdapter
 
 from policypal.config import Settings
 from policypal.config.settings import SECRET_FILE_FIELDS
+from policypal.contracts.action_registry import ACTION_REGISTRY
 from tests.deploy.kustomize import Manifest, find, render
 
 K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 VARIANTS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
-WORKERS = {"resolver", "ingestor", "actions-inquire", "actions-summarize", "actions-compare", "actions-audit"}
+WORKERS = {"resolver", "ingestor", *(spec.durable for spec in ACTION_REGISTRY)}
 SSE_SERVICES = {"gateway", "notifier"}
 #: Volume types the restricted profile allows.
 RESTRICTED_VOLUMES = {

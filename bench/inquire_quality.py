@@ -1,4 +1,4 @@
-"""@Inquire answer quality, offline, against the naive stack PolicyPal started from, in the same run.
+"""@Inquire answer quality, offline, against two retrieval baselines with the same embedder, in the same run.
 
     .venv/bin/pip install -r requirements/bench.txt
     .venv/bin/python -m bench.inquire_quality [--held-out] [--show]
@@ -11,11 +11,14 @@ Each question is asked twice: tagged (its document in scope, as ``@Document`` do
 (no document: every document of the user). Ours: the resolver's offline clean query, then
 ``actions.inquire.handler.answer_inquiry`` (the offline answer the worker sends), timed. Naive: the
 raw message embedded with the same MiniLM, dense top-4 over LangChain's chunks (docs/benchmarks.md).
+LlamaIndex: its default pipeline (``SentenceSplitter`` 1024/200 tokens, in-memory
+``VectorStoreIndex``, top-2 retriever, no LLM) with the same MiniLM, tagged as a metadata filter to
+the document's nodes (``bench.inquire_corpus.llamaindex_baseline``).
 
 Scores per scope: gold page cited (any citation on a gold page), first citation on a gold page, and
-the fact in the answer text (naive: in its four chunks, as it has no answer of its own); p50/p95 of
-our answer latency. A question answered with a low-confidence question instead of an answer scores
-nothing. Without ``--held-out`` only the tuning questions run; with it, only the held-out ones, as
+the fact in the answer text (baselines: in their retrieved chunks, as they have no answer of their
+own); p50/p95 of our answer latency. A question answered with a low-confidence question instead of
+an answer scores nothing. Without ``--held-out`` only the tuning questions run; with it, only the held-out ones, as
 totals (never one by one). ``--show`` prints the tuning questions' answers.
 """
 
@@ -39,6 +42,7 @@ from bench.inquire_corpus.library import (
     open_library,
     resolved,
 )
+from bench.inquire_corpus.llamaindex_baseline import LlamaIndexBaseline, llamaindex_baseline
 from bench.inquire_corpus.questions import QUESTIONS, Question, held_out
 from bench.retrieval_recall import clean_query
 from policypal.contracts import ActionRequested, Citation
@@ -118,14 +122,25 @@ def naive(
     return [(h.document_id, h.page) for h in hits], "\n".join(h.text for h in hits)
 
 
+def llamaindex(
+    question: Question, scope: str, baseline: LlamaIndexBaseline
+) -> tuple[list[tuple[str, int]], str]:
+    """LlamaIndex's default retriever on the raw message: (document, page) of each chunk, and their text."""
+    hits = baseline.retrieve(question.text, document_id=question.document if scope == "tagged" else None)
+    return [(h.document_id, h.page) for h in hits], "\n".join(h.text for h in hits)
+
+
 async def run(numbers: Sequence[int], *, show: bool, quiet: bool, reuse: bool) -> dict[str, dict[str, Tally]]:
-    """Ask every question of ``numbers`` in both scopes, of both systems; print misses unless ``quiet``."""
+    """Ask every question of ``numbers`` in both scopes, of every system; print misses unless ``quiet``."""
     embedder = MiniLMEmbedder(batch_size=8)
     embedder.embed(["warm up"])
     index, stats = await open_library(embedder, reuse=reuse)
     print("library:", stats, flush=True)
     baseline = naive_index(embedder)
-    tallies = {system: {scope: Tally() for scope in SCOPES} for system in ("ours", "naive")}
+    started = time.perf_counter()
+    library_default = llamaindex_baseline(embedder)
+    print(f"llamaindex: {library_default.nodes} nodes, {time.perf_counter() - started:.0f} s", flush=True)
+    tallies = {system: {scope: Tally() for scope in SCOPES} for system in ("ours", "naive", "llamaindex")}
     for number in numbers:
         question = QUESTIONS[number]
         for scope in SCOPES:
@@ -138,6 +153,7 @@ async def run(numbers: Sequence[int], *, show: bool, quiet: bool, reuse: bool) -
             ours.cpu.append(cpu)
             ours.asked_back += asked_back
             tallies["naive"][scope].add(*naive(question, scope, baseline, embedder), question)
+            tallies["llamaindex"][scope].add(*llamaindex(question, scope, library_default), question)
             if quiet:
                 continue
             pages = [(c.document_id, c.page) for c in citations]
@@ -154,7 +170,7 @@ async def run(numbers: Sequence[int], *, show: bool, quiet: bool, reuse: bool) -
 
 
 def report(title: str, tallies: dict[str, dict[str, Tally]], total: int) -> dict[str, object]:
-    """Print one table of both systems and scopes; return it as data."""
+    """Print one table of every system and scope; return it as data."""
     print(f"\n{title} ({total} questions)")
     print(
         "| system | scope | gold page cited | first citation on gold | fact in answer | asked back "

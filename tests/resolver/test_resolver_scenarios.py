@@ -17,9 +17,9 @@ from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.contracts import ErrorNotice
 from policypal.devstack import ManagedProcess
-from policypal.state import ConversationMemory, ConversationStore
+from policypal.state import CompanyProfile, ConversationMemory, ConversationStore, ProfileStore
 from resolver.service import DURABLE, RESUME_DURABLE, build_router
-from tests.resolver.bus_harness import Talk, reset_resolver_bus
+from tests.resolver.bus_harness import USER, Talk, reset_resolver_bus
 
 pytestmark = pytest.mark.integration
 
@@ -225,6 +225,32 @@ async def test_without_a_profile_the_user_context_is_unknown(talk: Talk) -> None
     request = await talk.say("Summarize @KYC Procedure", "summarize", ("kyc",))
     action = await talk.outcome(request)
     assert action["user_context"] == {"industry": None, "location": None}
+
+
+async def test_the_users_company_profile_reaches_the_worker(talk: Talk) -> None:
+    profile = CompanyProfile(
+        company_name="Acme Bank Berhad", country="Malaysia", description="  Retail bank.  "
+    )
+    await ProfileStore(talk.redis).put(talk.tenant, USER, profile)
+    await ProfileStore(talk.redis).put(talk.tenant, "bob", CompanyProfile(company_name="Other Co"))
+    request = await talk.say("Summarize @KYC Procedure", "summarize", ("kyc",))
+    action = await talk.outcome(request)
+    assert action["company"] == {
+        "company_name": "Acme Bank Berhad",
+        "country": "Malaysia",
+        "industry": None,
+        "description": "Retail bank.",
+    }
+
+
+async def test_without_a_company_profile_none_travels(talk: Talk) -> None:
+    await ProfileStore(talk.redis).put(
+        "another-tenant", USER, CompanyProfile(company_name="Acme Bank Berhad")
+    )
+    await ProfileStore(talk.redis).put(talk.tenant, "bob", CompanyProfile(company_name="Other Co"))
+    request = await talk.say("Summarize @KYC Procedure", "summarize", ("kyc",))
+    action = await talk.outcome(request)
+    assert action["company"] is None
 
 
 async def test_a_document_not_in_the_library_is_said_and_the_library_searched_on_request(talk: Talk) -> None:

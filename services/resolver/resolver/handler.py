@@ -29,6 +29,7 @@ from policypal.state import (
     DocumentCatalog,
     EscalationStore,
     PendingInterrupt,
+    ProfileStore,
     RequestLedger,
     escalation_turn,
     question_turn,
@@ -37,7 +38,7 @@ from policypal.state.published import PublishedLibrary
 from resolver.answers import apply_answer
 from resolver.customer_turn import handle_customer_message
 from resolver.escalation import escalate_to_reviewer
-from resolver.handoff import action_request, registry_entries
+from resolver.handoff import action_request, company_context, registry_entries
 from resolver.history import history_window
 from resolver.low_retrieval import Escalate, Retry, retried_request
 from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance
@@ -68,6 +69,7 @@ class Stores:
     memory: ConversationMemory
     catalog: DocumentCatalog
     tenants: TenantStore
+    profiles: ProfileStore
 
     @classmethod
     def on(cls, redis: Redis) -> "Stores":
@@ -78,6 +80,7 @@ class Stores:
             ConversationMemory(redis),
             DocumentCatalog(redis),
             TenantStore(redis),
+            ProfileStore(redis),
         )
 
 
@@ -218,10 +221,11 @@ async def _conclude(
         history = history_window(loaded.messages, loaded.summary, exclude=exclude)
         profile = await stores.tenants.get(tenant)
         context = UserContext(industry=profile.industry, location=profile.location)
+        company = company_context(await stores.profiles.get(tenant, event.user_id))
         # One action request per request, however often this runs within the duplicate window.
         await publish_event(
             broker,
-            action_request(event, outcome, history, context),
+            action_request(event, outcome, history, context, company),
             msg_id=action_handoff_id(event.request_id),
         )
         await stores.memory.remember_documents(tenant, conv_id, registry_entries(outcome))

@@ -1,19 +1,25 @@
 """The hand-off of a complete turn: the action request, and what the conversation keeps of it."""
 
-from policypal.contracts import ActionRequested, HistoryTurn, UserContext
+from policypal.contracts import ActionRequested, CompanyContext, HistoryTurn, UserContext
+from policypal.contracts.company import MAX_PROFILE_DESCRIPTION, MAX_PROFILE_LINE
 from policypal.contracts.envelope import Envelope
-from policypal.state import RegistryEntry
+from policypal.state import CompanyProfile, RegistryEntry
 from resolver.pipeline import Plan
 
 
 def action_request(
-    event: Envelope, plan: Plan, history: list[HistoryTurn], user_context: UserContext
+    event: Envelope,
+    plan: Plan,
+    history: list[HistoryTurn],
+    user_context: UserContext,
+    company: CompanyContext | None = None,
 ) -> ActionRequested:
     """``actions.<action>.requested`` for ``plan``, answering ``event``'s request.
 
     For a resumed turn ``event`` is the ``chat.resumed`` (a new request id: the worker's answer ends
     that request); ``message_id`` stays the user message that started the turn. ``user_context`` is the
-    tenant's industry and location (its profile), for the worker's prompts.
+    tenant's industry and location (its profile), ``company`` the requesting user's own company profile,
+    both for the worker's prompts.
     """
     turn = plan.turn
     assert turn.action is not None, "a plan has an action"
@@ -34,7 +40,31 @@ def action_request(
         user_context=user_context,
         inference_confidence=turn.document_confidence,
         notices=list(plan.notices),
+        company=company,
     )
+
+
+def company_context(profile: CompanyProfile | None) -> CompanyContext | None:
+    """What travels to the worker of the user's saved ``profile``; None when nothing was filled in.
+
+    Fields are cut to the contract's limits: a profile stored by another path than the gateway must
+    not make the hand-off invalid.
+    """
+    if profile is None:
+        return None
+    line = MAX_PROFILE_LINE
+    context = CompanyContext(
+        company_name=_clipped(profile.company_name, line),
+        country=_clipped(profile.country, line),
+        industry=_clipped(profile.industry, line),
+        description=_clipped(profile.description, MAX_PROFILE_DESCRIPTION),
+    )
+    return context if context != CompanyContext() else None
+
+
+def _clipped(text: str | None, limit: int) -> str | None:
+    cleaned = (text or "").strip()
+    return cleaned[:limit] or None
 
 
 def registry_entries(plan: Plan) -> list[RegistryEntry]:

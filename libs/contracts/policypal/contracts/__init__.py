@@ -7,6 +7,7 @@ from policypal.contracts.action_options import (
     inquire_options,
 )
 from policypal.contracts.codes import DocumentFailureCode, ErrorCode, StatusStage
+from policypal.contracts.company import CompanyContext
 from policypal.contracts.comparison import (
     CompareResult,
     FocusedComparison,
@@ -85,6 +86,7 @@ __all__ = [
     "ChatRequested",
     "ChatResumed",
     "Citation",
+    "CompanyContext",
     "CompareResult",
     "ConfidenceTier",
     "DocType",

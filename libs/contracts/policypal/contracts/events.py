@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from policypal.contracts.action_options import AuditOptions, InquireOptions
 from policypal.contracts.audit import AuditResult
 from policypal.contracts.codes import AnyDocumentFailureCode, AnyErrorCode, AnyStatusStage
+from policypal.contracts.company import CompanyContext
 from policypal.contracts.comparison import CompareResult
 from policypal.contracts.envelope import Envelope, SafeId
 from policypal.contracts.limits import MAX_QUOTE_CHARS, MAX_SOURCE_TEXT
@@ -177,6 +178,9 @@ class ActionRequested(Envelope):
         ge=0.0,
         le=1.0,
         description="The tenant's confidence threshold for widget answers: a weaker one goes to a person.",
+    )
+    company: CompanyContext | None = Field(
+        default=None, description="The requesting user's company profile, as context for the prompts."
     )
 
 

@@ -18,6 +18,7 @@ from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.judgement import Verdict
 from actions.audit.matching import Candidate, Matched
+from actions.organisation import with_organisation
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.contracts.audit import Severity
 from policypal.llm import LLM, Prompt, add_usage
@@ -135,7 +136,7 @@ def _prompt(event: ActionRequested, batch: Sequence[_Item], targets: Sequence[Re
         blocks.append("\n".join(lines))
     request = event.query.strip() or "Audit the source against the targets."
     return Prompt(
-        instructions=JUDGE_INSTRUCTIONS,
+        instructions=with_organisation(JUDGE_INSTRUCTIONS, event.company),
         user="\n\n".join(blocks) + f"\n\n## Request\n{request}",
         context=event.user_context,
     )

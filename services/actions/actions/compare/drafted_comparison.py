@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from actions.citing.grounding import keep_markers
 from actions.drafting import documents_section, draft_cited, stream_draft
 from actions.lifecycle.request import ActionAnswer, OnDelta
+from actions.organisation import with_organisation
 from policypal.contracts import (
     ActionRequested,
     FocusedComparison,
@@ -117,7 +118,7 @@ async def draft_holistic(
         else ""
     )
     prompt = Prompt(
-        instructions=HOLISTIC_INSTRUCTIONS,
+        instructions=with_organisation(HOLISTIC_INSTRUCTIONS, event.company),
         user=f"{documents}{evidence}\n\n## Themes\n{listed}\n\n## Request\n{request}",
         context=event.user_context,
         history=event.history,
@@ -146,7 +147,7 @@ async def draft_focused(
 ) -> ActionAnswer:
     """The streamed, cited difference table of the documents on ``topic``; raises ``LLMError``."""
     prompt = Prompt(
-        instructions=FOCUSED_INSTRUCTIONS,
+        instructions=with_organisation(FOCUSED_INSTRUCTIONS, event.company),
         user=f"{documents_section(passages)}\n\n## Topic\n{topic}",
         context=event.user_context,
         history=event.history,
@@ -170,7 +171,7 @@ async def draft_redline(
     """The model's streamed account of ``redline``, then the redline itself; raises ``LLMError``."""
     request = event.query.strip() or "What changed between the versions?"
     prompt = Prompt(
-        instructions=REDLINE_INSTRUCTIONS,
+        instructions=with_organisation(REDLINE_INSTRUCTIONS, event.company),
         user=f"## Redline\n{redline.answer}\n\n## Request\n{request}",
         context=event.user_context,
         history=event.history,

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from actions.organisation import with_organisation
 from actions.web_search import WebResult
 from policypal.contracts import ActionRequested
 from policypal.llm import Prompt
@@ -53,7 +54,11 @@ class QueryRewrite(BaseModel):
 
 
 def rewrite_prompt(event: ActionRequested) -> Prompt:
-    """The rewrite request: the question with the titles of the documents in scope."""
+    """The rewrite request: the question with the titles of the documents in scope.
+
+    Without the user's organisation: its name in a search query would find passages naming it, not
+    the question's topic.
+    """
     titles = ", ".join(f"“{doc.title}”" for doc in event.documents)
     return Prompt(
         instructions=REWRITE_INSTRUCTIONS,
@@ -74,7 +79,9 @@ def sourced_prompt(
     ]
     passages = "\n\n".join(documents + found)
     return Prompt(
-        instructions=SOURCED_WITH_WEB_INSTRUCTIONS if web else SOURCED_INSTRUCTIONS,
+        instructions=with_organisation(
+            SOURCED_WITH_WEB_INSTRUCTIONS if web else SOURCED_INSTRUCTIONS, event.company
+        ),
         user=f"## Passages\n\n{passages}\n\n## Question\n{event.query}",
         context=event.user_context,
         history=event.history,
@@ -84,7 +91,10 @@ def sourced_prompt(
 def general_prompt(event: ActionRequested) -> Prompt:
     """Mode B: the question alone."""
     return Prompt(
-        instructions=GENERAL_INSTRUCTIONS, user=event.query, context=event.user_context, history=event.history
+        instructions=with_organisation(GENERAL_INSTRUCTIONS, event.company),
+        user=event.query,
+        context=event.user_context,
+        history=event.history,
     )
 
 

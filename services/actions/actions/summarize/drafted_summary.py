@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from actions.drafting import document_name, draft_cited, passage_heading
 from actions.lifecycle.request import ActionAnswer, OnDelta
+from actions.organisation import with_organisation
 from actions.stratified_sampling import sample_size
 from actions.summarize.extractive_summary import DocumentSummary, structure_coverage
 from policypal.contracts import ActionRequested, ResolvedDocument, SummaryResult, Usage
@@ -133,7 +134,8 @@ async def draft_summary(
     usage: Usage | None = None
     if len(calls) <= 1:
         user = f"{material_section(calls[0] if calls else [], start=1)}\n\n## Request\n{request}"
-        prompt = Prompt(SINGLE_INSTRUCTIONS, user, context=event.user_context, history=event.history)
+        instructions = with_organisation(SINGLE_INSTRUCTIONS, event.company)
+        prompt = Prompt(instructions, user, context=event.user_context, history=event.history)
     else:
         notes, number = [], 1
         for call in calls:
@@ -145,7 +147,8 @@ async def draft_summary(
             number += sum(len(material.chunks) for material in call)
             notes.append(_notes_heading(call) + mapped.text.strip())
         user = "\n\n".join(notes) + f"\n\n## Request\n{request}"
-        prompt = Prompt(REDUCE_INSTRUCTIONS, user, context=event.user_context, history=event.history)
+        instructions = with_organisation(REDUCE_INSTRUCTIONS, event.company)
+        prompt = Prompt(instructions, user, context=event.user_context, history=event.history)
     titles = ", ".join(document_name(s.document) for s in summaries)
     draft = await draft_cited(
         llm, "summarize", prompt, sources, embedder=embedder, on_delta=on_delta, topic=f"Summary of {titles}"

@@ -16,9 +16,9 @@ from redis.asyncio import Redis
 from actions.lifecycle.request import ActionAnswer, Refusal, run_action_request
 from policypal.bus import build_broker
 from policypal.config import Settings
-from policypal.contracts import ActionRequested
+from policypal.contracts import ActionRequested, CompanyContext
 from policypal.contracts.audit import AuditFinding, AuditResult
-from policypal.state import DocumentCatalog, DocumentRecord, DocumentStatus
+from policypal.state import CompanyProfile, DocumentCatalog, DocumentRecord, DocumentStatus, ProfileStore
 from tests.support.gateway_client import admin, bearer, make_key, new_id
 from tests.support.jetstream import payload, stream_messages
 
@@ -144,6 +144,25 @@ async def test_an_audit_is_queued_published_and_its_result_read_back(
     # The answer is in the audit's conversation as well.
     history = (await client.get(f"/v1/conversations/{event.thread_id}", headers=headers)).json()["messages"]
     assert [m["role"] for m in history] == ["user", "assistant"]
+
+
+async def test_an_audit_carries_the_requesters_company_profile(
+    client: httpx.AsyncClient, settings: Settings, redis_client: Redis, js: JetStreamContext
+) -> None:
+    tenant, user = new_id("t"), new_id("u")
+    await ProfileStore(redis_client).put(
+        tenant, user, CompanyProfile(company_name=" Acme Bank ", industry="Banking", country="Malaysia")
+    )
+    gdpr = await add_document(redis_client, tenant, user, "GDPR")
+    accepted = await client.post(
+        "/v1/audits",
+        headers=bearer(settings, tenant, user),
+        json={"source_text": "Customer records are kept for 10 years.", "target_document_ids": [gdpr]},
+    )
+    assert accepted.status_code == 202, accepted.text
+
+    event = ActionRequested.model_validate(await published_audit(js, accepted.json()["request_id"]))
+    assert event.company == CompanyContext(company_name="Acme Bank", industry="Banking", country="Malaysia")
 
 
 async def test_a_failed_audit_reports_its_reason(

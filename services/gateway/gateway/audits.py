@@ -36,10 +36,12 @@ from policypal.contracts.limits import MAX_DOCUMENTS, MAX_SOURCE_TEXT
 from policypal.state import (
     ConversationRecord,
     DocumentRecord,
+    ProfileStore,
     RequestLedger,
     RequestRecord,
     RequestTracker,
     StoredMessage,
+    company_context,
     user_message_id,
 )
 
@@ -283,5 +285,6 @@ async def _audit_request(
         source_text=body.source_text,
         target_document_ids=list(body.target_document_ids),
         user_context=UserContext(industry=profile.industry, location=profile.location),
+        company=company_context(await ProfileStore(resources.redis).get(principal.tenant_id, record.user_id)),
         inference_confidence="high",
     )

@@ -1,8 +1,10 @@
 """The caller's company profile (onboarding): company name, country, industry and a short description.
 
-Each user keeps their own, asked for when they first sign in to the console and editable later. It is
-stored and shown; the tenant's industry and location that travel with every action request stay the
-administrator's (``PUT /v1/admin/tenant``, docs/product.md, User context).
+Each user keeps their own, asked for when they first sign in to the console and editable later. It
+travels with each of the user's action requests (``ActionRequested.company``: the resolver and the
+audit API fill it) and frames the drafting prompts; the tenant's industry and location that travel
+with every action request stay the administrator's (``PUT /v1/admin/tenant``, docs/product.md, User
+context).
 """
 
 from datetime import datetime

@@ -31,6 +31,7 @@ from policypal.state import (
     PendingInterrupt,
     ProfileStore,
     RequestLedger,
+    company_context,
     escalation_turn,
     question_turn,
 )
@@ -38,7 +39,7 @@ from policypal.state.published import PublishedLibrary
 from resolver.answers import apply_answer
 from resolver.customer_turn import handle_customer_message
 from resolver.escalation import escalate_to_reviewer
-from resolver.handoff import action_request, company_context, registry_entries
+from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
 from resolver.low_retrieval import Escalate, Retry, retried_request
 from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance

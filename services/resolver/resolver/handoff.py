@@ -1,9 +1,8 @@
 """The hand-off of a complete turn: the action request, and what the conversation keeps of it."""
 
 from policypal.contracts import ActionRequested, CompanyContext, HistoryTurn, UserContext
-from policypal.contracts.company import MAX_PROFILE_DESCRIPTION, MAX_PROFILE_LINE
 from policypal.contracts.envelope import Envelope
-from policypal.state import CompanyProfile, RegistryEntry
+from policypal.state import RegistryEntry
 from resolver.pipeline import Plan
 
 
@@ -42,29 +41,6 @@ def action_request(
         notices=list(plan.notices),
         company=company,
     )
-
-
-def company_context(profile: CompanyProfile | None) -> CompanyContext | None:
-    """What travels to the worker of the user's saved ``profile``; None when nothing was filled in.
-
-    Fields are cut to the contract's limits: a profile stored by another path than the gateway must
-    not make the hand-off invalid.
-    """
-    if profile is None:
-        return None
-    line = MAX_PROFILE_LINE
-    context = CompanyContext(
-        company_name=_clipped(profile.company_name, line),
-        country=_clipped(profile.country, line),
-        industry=_clipped(profile.industry, line),
-        description=_clipped(profile.description, MAX_PROFILE_DESCRIPTION),
-    )
-    return context if context != CompanyContext() else None
-
-
-def _clipped(text: str | None, limit: int) -> str | None:
-    cleaned = (text or "").strip()
-    return cleaned[:limit] or None
 
 
 def registry_entries(plan: Plan) -> list[RegistryEntry]:

@@ -17,7 +17,7 @@ from policypal.state.escalations import (
     escalation_id_for,
 )
 from policypal.state.memory import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
-from policypal.state.profiles import CompanyProfile, ProfileStore
+from policypal.state.profiles import CompanyProfile, ProfileStore, company_context
 from policypal.state.request_start import RequestStart, read_request_start
 from policypal.state.request_status import RequestRecord, RequestTracker
 from policypal.state.requests import RecordedTerminal, RequestLedger
@@ -51,6 +51,7 @@ __all__ = [
     "StoredMessage",
     "answer_turn",
     "assistant_message_id",
+    "company_context",
     "connect_redis",
     "error_turn",
     "escalation_id_for",

@@ -5,6 +5,8 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
+from policypal.contracts import CompanyContext
+from policypal.contracts.company import MAX_PROFILE_DESCRIPTION, MAX_PROFILE_LINE
 from policypal.state import keys
 
 
@@ -38,3 +40,26 @@ class ProfileStore:
         saved = profile.model_copy(update={"updated_at": _now()})
         await self._redis.set(keys.user_profile(tenant_id, user_id), saved.model_dump_json())
         return saved
+
+
+def company_context(profile: CompanyProfile | None) -> CompanyContext | None:
+    """What travels to an action's worker of the user's saved ``profile``; None when nothing was filled in.
+
+    Fields are cut to the contract's limits: a profile stored by another path than the gateway must
+    not make the hand-off invalid.
+    """
+    if profile is None:
+        return None
+    line = MAX_PROFILE_LINE
+    context = CompanyContext(
+        company_name=_clipped(profile.company_name, line),
+        country=_clipped(profile.country, line),
+        industry=_clipped(profile.industry, line),
+        description=_clipped(profile.description, MAX_PROFILE_DESCRIPTION),
+    )
+    return context if context != CompanyContext() else None
+
+
+def _clipped(text: str | None, limit: int) -> str | None:
+    cleaned = (text or "").strip()
+    return cleaned[:limit] or None

@@ -1,9 +1,8 @@
-"""What the resolver hands the worker of a user's saved company profile."""
+"""What an action's worker is handed of a user's saved company profile."""
 
 from policypal.contracts import CompanyContext
 from policypal.contracts.company import MAX_PROFILE_DESCRIPTION, MAX_PROFILE_LINE
-from policypal.state import CompanyProfile
-from resolver.handoff import company_context
+from policypal.state import CompanyProfile, company_context
 
 
 def test_no_profile_or_an_empty_one_gives_no_company() -> None:

@@ -1,13 +1,22 @@
-"""Ingestion throughput and peak memory: our pipeline versus the baseline LangChain stack, same run.
+"""Ingestion throughput and peak memory: our pipeline against today's code and the LangChain stack.
 
     .venv/bin/pip install -r requirements/bench.txt
-    .venv/bin/python -m bench.ingestion [--pdf PATH | --pages N]
+    .venv/bin/python -m bench.ingestion [--pdf PATH | --pages N] [--today REF] [--rounds N]
+    .venv/bin/python -m bench.ingestion --variants ours baseline embed   # the original comparison
 
 Each variant runs in its own subprocess (fresh interpreter, so ``ru_maxrss`` is that variant's peak):
 
-- ``ours``: ``ingestor.pipeline.IngestPipeline`` without the bus (in-memory catalog/ledger/sink): pypdf
-  page by page with pdfminer fallback on glued text, our chunker (1000/150, never across pages),
-  MiniLMEmbedder, upsert into local Qdrant (``path=``, a fresh directory).
+- ``today``: the ``ours`` variant run on the code of git ``REF`` (default HEAD, the last commit):
+  ``git archive REF libs services`` is unpacked once into bench/.cache/today-<commit>/ (read-only for
+  the repository) and put first on that subprocess's PYTHONPATH, so every ``policypal.*``, ``ingestor``
+  and ``actions`` module comes from it. ``today`` and ``ours`` alternate for ``--rounds`` rounds (the
+  machine is shared, so each ratio is taken between neighbouring runs) and the bench prints chunks/s
+  and CPU seconds per chunk of each, and their ratios.
+
+- ``ours``: ``ingestor.pipeline.IngestPipeline`` without the bus (in-memory catalog/ledger/sink): the
+  parser, our chunker (1000/150, never across pages), MiniLMEmbedder as the ingestor service uses it
+  (``background_embedder`` where the code has it), the rule units, upsert into the embedded engine
+  (Qdrant Edge, a fresh directory) as ``policypal up`` runs it.
 - ``baseline``: LangChain ``PyPDFLoader`` + ``RecursiveCharacterTextSplitter(1000, 150)``, the same
   embedder and batch size, upsert into the same kind of local Qdrant in batches of 64 (what
   LangChain's Qdrant store does).
@@ -24,8 +33,10 @@ import asyncio
 import gzip
 import io
 import json
+import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +45,10 @@ from pathlib import Path
 from typing import Any
 
 CACHE = Path(__file__).parent / ".cache"
+ROOT = Path(__file__).resolve().parent.parent
 CHUNK_SIZE, CHUNK_OVERLAP, BATCH = 1000, 150, 8
+#: Chunks whose vectors are compared between today's embedder and ours.
+SAME_VECTORS_SAMPLE = 200
 
 
 # --- input -----------------------------------------------------------------------------------
@@ -103,12 +117,18 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
+def _cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
 async def _ours(pdf: Path, data: bytes, qdrant_dir: Path) -> dict[str, Any]:
     from bench.offline_pipeline import offline_pipeline
     from ingestor.pipeline import ChunkingOptions
+    from policypal import embeddings
     from policypal.contracts import DocumentUploaded
     from policypal.embeddings import MiniLMEmbedder
-    from policypal.vectorstore import ChunkIndex, open_qdrant
+    from policypal.vectorstore import open_embedded_index
 
     upload = DocumentUploaded(
         tenant_id="bench",
@@ -126,19 +146,24 @@ async def _ours(pdf: Path, data: bytes, qdrant_dir: Path) -> dict[str, Any]:
     )
     embedder = MiniLMEmbedder(batch_size=BATCH)
     embedder.embed(["warm up"])
-    client = open_qdrant(None, path=qdrant_dir)
-    index = ChunkIndex(client, model_id=embedder.model_id, dimension=embedder.dimension)
-    await index.ensure_collection()
+    # As the ingestor service wraps it, where this code has the wrapper (today's may not).
+    as_ingestor = getattr(embeddings, "background_embedder", None)
+    ingest_embedder = as_ingestor(embedder) if as_ingestor else embedder
+    index = await open_embedded_index(qdrant_dir, model_id=embedder.model_id, dimension=embedder.dimension)
     pipeline = offline_pipeline(
-        upload, data, index, embedder, ChunkingOptions(chunk_size=CHUNK_SIZE, chunk_overlap=CHUNK_OVERLAP)
+        upload,
+        data,
+        index,
+        ingest_embedder,
+        ChunkingOptions(chunk_size=CHUNK_SIZE, chunk_overlap=CHUNK_OVERLAP),
     )
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_seconds()
     ready = await pipeline.run(upload)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
     count = await index.count(tenant_id="bench", document_id="doc")
-    await client.close()
+    await index.aclose()
     result = ready.model_dump(include={"pages", "chunks", "parser"})
-    return {**result, "seconds": seconds, "indexed": count}
+    return {**result, "seconds": seconds, "cpu_seconds": cpu, "indexed": count}
 
 
 def _baseline(pdf: Path, qdrant_dir: Path) -> dict[str, Any]:
@@ -204,12 +229,35 @@ def _embed_only(pdf: Path) -> dict[str, Any]:
     return {"chunks": len(texts), "seconds": time.perf_counter() - started}
 
 
+def _same_vectors(pdf: Path, tree: Path) -> dict[str, Any]:
+    """Cosine between today's and our vectors of the same chunks: equal vectors, equal recall."""
+    import importlib.util
+
+    from ingestor.chunking import chunk_pages
+    from ingestor.pdf_text import extract_pages
+    from policypal.embeddings import MiniLMEmbedder
+
+    spec = importlib.util.spec_from_file_location(
+        "today_minilm", tree / "libs/embeddings/policypal/embeddings/minilm.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    today = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(today)
+    chunks = chunk_pages(extract_pages(pdf.read_bytes()), size=CHUNK_SIZE, overlap=CHUNK_OVERLAP)
+    texts = [c.text for c in chunks][:SAME_VECTORS_SAMPLE]
+    cosines = (today.MiniLMEmbedder(batch_size=BATCH).embed(texts) * MiniLMEmbedder().embed(texts)).sum(
+        axis=1
+    )
+    return {"texts": len(texts), "min_cosine": float(cosines.min()), "mean_cosine": float(cosines.mean())}
+
+
 def run_variant(name: str, pdf: Path) -> dict[str, Any]:
     """Run one variant in this process and return its measurements."""
     qdrant_dir = Path(tempfile.mkdtemp(prefix=f"bench-{name}-"))
     try:
-        if name == "ours":
-            result = asyncio.run(_ours(pdf, pdf.read_bytes(), qdrant_dir))
+        if name in ("ours", "today"):
+            result = asyncio.run(_ours(pdf, pdf.read_bytes(), qdrant_dir / "index"))
         elif name == "baseline":
             result = _baseline(pdf, qdrant_dir)
         else:
@@ -222,29 +270,98 @@ def run_variant(name: str, pdf: Path) -> dict[str, Any]:
 # --- driver ----------------------------------------------------------------------------------
 
 
-def _in_subprocess(name: str, pdf: Path) -> dict[str, Any]:
+def today_tree(ref: str) -> Path:
+    """The ``libs`` and ``services`` of git ``ref``, unpacked once under bench/.cache (no git state changes)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", ref], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    tree = CACHE / f"today-{commit}"
+    if not (tree / "libs").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", commit, "libs", "services"], cwd=ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def _pythonpath_of(tree: Path) -> str:
+    # Every package folder of the workspace (each holds a ``policypal/<pkg>`` portion or a service).
+    roots = sorted(p for p in (tree / "libs").iterdir() if p.is_dir())
+    roots += sorted(p for p in (tree / "services").iterdir() if p.is_dir())
+    return os.pathsep.join([str(ROOT), *map(str, roots)])
+
+
+def _in_subprocess(name: str, pdf: Path, tree: Path | None = None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = _pythonpath_of(tree)
     out = subprocess.run(
         [sys.executable, "-m", "bench.ingestion", "--variant", name, "--pdf", str(pdf)],
         check=True,
         capture_output=True,
         text=True,
+        env=env,
+        cwd=ROOT,
     )
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
+def against_today(pdf: Path, ref: str, rounds: int) -> None:
+    """``today`` and ``ours`` alternately, ``rounds`` times; prints each run and the ratios."""
+    tree = today_tree(ref)
+    print(f"input: {pdf}; today = {ref} ({tree.name})")
+    print(
+        f"{'round':<6}{'variant':<8}{'chunks':>7}{'seconds':>9}{'chunks/s':>10}{'CPU ms/chunk':>14}{'peak RSS MB':>13}"
+    )
+    speed: list[float] = []
+    cpu: list[float] = []
+    for k in range(rounds):
+        pair = {}
+        for name in ("today", "ours"):
+            r = _in_subprocess(name, pdf, tree if name == "today" else None)
+            pair[name] = r
+            print(
+                f"{k + 1:<6}{name:<8}{r['chunks']:>7}{r['seconds']:>9.1f}{r['chunks'] / r['seconds']:>10.2f}"
+                f"{1000 * r['cpu_seconds'] / r['chunks']:>14.1f}{r['peak_rss_mb']:>13.0f}",
+                flush=True,
+            )
+        today, ours = pair["today"], pair["ours"]
+        speed.append((ours["chunks"] / ours["seconds"]) / (today["chunks"] / today["seconds"]))
+        cpu.append((today["cpu_seconds"] / today["chunks"]) / (ours["cpu_seconds"] / ours["chunks"]))
+    print(f"ratio chunks/s ours/today per round: {', '.join(f'{x:.2f}' for x in speed)}")
+    print(f"ratio chunks/s ours/today (median): {statistics.median(speed):.2f}")
+    print(f"ratio CPU per chunk today/ours (median): {statistics.median(cpu):.2f}")
+    same = _same_vectors(pdf, tree)
+    print(
+        f"vectors of {same['texts']} chunks, today against ours: cosine min {same['min_cosine']:.7f},"
+        f" mean {same['mean_cosine']:.7f}"
+    )
+
+
 def main() -> None:
-    """Measure every variant in its own process and print a table with ratios ours/baseline."""
+    """Measure the variants, each in its own process, and print a table with ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--pdf", type=Path)
     parser.add_argument("--pages", type=int, help="use a generated PDF of this many pages")
-    parser.add_argument("--variant", choices=("ours", "baseline", "embed"), help=argparse.SUPPRESS)
+    parser.add_argument("--today", default="HEAD", help="git ref of today's code (default HEAD)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--variants", nargs="+", choices=("ours", "baseline", "embed"))
+    parser.add_argument("--variant", choices=("ours", "today", "baseline", "embed"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    pdf: Path = args.pdf or (generated_pdf(args.pages) if args.pages else default_pdf())
+    pdf: Path = (args.pdf or (generated_pdf(args.pages) if args.pages else default_pdf())).resolve()
     if args.variant:
         print(json.dumps(run_variant(args.variant, pdf)))
         return
+    if not args.variants:
+        against_today(pdf, args.today, args.rounds)
+        return
+    against_baseline(pdf)
 
+
+def against_baseline(pdf: Path) -> None:
+    """The original comparison: ours, LangChain's stack and embedding alone, with ratios ours/baseline."""
     results = {name: _in_subprocess(name, pdf) for name in ("ours", "baseline", "embed")}
     ours, base, embed = results["ours"], results["baseline"], results["embed"]
     pages = ours["pages"]

@@ -3,7 +3,8 @@
 Waiting for JetStream's ack of a status line before starting the work costs a round trip per line on
 every request. The lines are therefore published in the background, one after the other; whatever the
 request publishes next (a token, the terminal event) first waits until every line before it is on the
-bus, so a client still reads them in order: status, tokens, then the terminal event.
+bus, so a client still reads them in order: status, tokens, then the terminal event. A line whose
+JetStream ack comes late (CPU load) is published again within a deadline (``publish_patiently``).
 """
 
 import asyncio
@@ -11,6 +12,7 @@ import contextlib
 
 from faststream.nats import NatsBroker
 
+from actions.lifecycle.patient_publish import publish_patiently
 from policypal.bus import publish_status
 from policypal.contracts.codes import StatusStage
 from policypal.contracts.envelope import Envelope
@@ -33,7 +35,9 @@ class ProgressLines:
     ) -> None:
         if previous is not None:
             await previous
-        await publish_status(self._broker, self._request, stage, message)
+        await publish_patiently(
+            lambda: publish_status(self._broker, self._request, stage, message), what="a status line"
+        )
 
     async def settled(self) -> None:
         """Return once every line is on the bus; a line that could not be published raises here."""

@@ -36,7 +36,7 @@ from policypal.contracts import DocumentDeleted, DocumentUploaded, IngestProgres
 from policypal.contracts.envelope import Envelope
 from policypal.contracts.streams import DLQ, DOCS, EVENTS
 from policypal.contracts.subjects import DOCS_DELETED, DOCS_UPLOADED
-from policypal.embeddings import Embedder
+from policypal.embeddings import Embedder, background_embedder
 from policypal.state import DocumentCatalog, RequestLedger
 from policypal.vectorstore import ChunkIndex
 
@@ -65,6 +65,8 @@ class BusSink:
 def build_router(settings: Settings, *, redis: Redis, index: ChunkIndex, embedder: Embedder) -> NatsRouter:
     """The ingestor's router; include it in a broker (``run_worker`` or a test broker) to serve."""
     router = NatsRouter()
+    # Ingestion is bulk work: beside action workers in one process it must not starve their questions.
+    embedder = background_embedder(embedder)
     catalog = DocumentCatalog(redis)
     ledger = RequestLedger(redis)
     options = ChunkingOptions(chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap)

@@ -6,8 +6,9 @@ customer-service policy to the tenant's widget and, as a widget does (session, e
 1. asks distinct questions, each from a fresh session: message posted → first answer event (a token,
    or the response when nothing streams) and → the full response, p50/p95;
 2. asks 50 questions, 10 topics × 5 wordings (the same words again, other case and punctuation,
-   politeness around it, other words): how many are answered from the cache, and the latency of hits
-   and misses;
+   politeness around it, other words): how many are answered from the cache, whether any hit carries
+   another topic's answer, and the latency of hits and misses (the rule is measured on labelled
+   question pairs in bench/question_pairs.py);
 3. hands conversations over to a person and replies through the inbox API: reply posted → the reply
    arrives on the customer's event stream, p50/p95 (goal ≤ 1 s p95).
 
@@ -235,12 +236,20 @@ async def measure(system: RunningSystem, handovers: int) -> None:
             repeated.extend(per_topic)
             outcomes.append("".join(_outcome(t) for t in per_topic))
         await customer.close()
+        # A hit must carry its own topic's answer: the first wording of each topic is answered anew.
+        wrong = [
+            t
+            for n, t in enumerate(repeated)
+            if t.response.get("cached")
+            and t.response.get("answer") != repeated[n - n % 5].response.get("answer")
+        ]
         hits = [t for t in repeated if t.response.get("cached")]
         misses = [t for t in repeated if not t.response.get("cached")]
         print(
             f"repeated questions: {len(hits)}/{len(repeated)} from the cache ({len(hits) / len(repeated):.0%})"
         )
         print(f"  per topic (H hit, m answered anew, P handed to a person): {' '.join(outcomes)}")
+        print(f"  hits answered with another topic's answer: {len(wrong)}")
         print(f"  cache hits:   {percentiles([t.full for t in hits])}")
         print(f"  cache misses: {percentiles([t.full for t in misses])}")
 

@@ -1,6 +1,12 @@
 """The widget's publications and the reviewers' inbox through the real gateway, and what a customer's
 token reaches."""
 
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
 import httpx
 import pytest
 from nats.js import JetStreamContext
@@ -8,7 +14,8 @@ from redis.asyncio import Redis
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from policypal.contracts import ResponseEvent
+from policypal.contracts import EscalationEvent, ResponseEvent
+from policypal.contracts.subjects import subject_for
 from policypal.state import ConversationRecord, ConversationStore, EscalationStore, EscalationTicket
 from policypal.state.escalations import escalation_id_for
 from tests.support.gateway_client import admin, bearer, new_id, upload_titled
@@ -121,6 +128,70 @@ async def test_a_reviewer_reads_the_ticket_and_the_reply_reaches_the_customer(
     assert again.status_code == 409
     assert (await client.get("/v1/inbox/tickets", headers=reviewer)).json() == {"tickets": []}
     assert (await client.get("/v1/inbox/tickets/esc-unknown", headers=reviewer)).status_code == 404
+
+
+async def _sse(lines: AsyncIterator[str]) -> AsyncIterator[tuple[str, Any]]:
+    kind = ""
+    async for line in lines:
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:"):
+            yield kind, json.loads(line[5:])
+
+
+async def test_an_open_inbox_stream_receives_new_and_answered_tickets_live(
+    client: httpx.AsyncClient,
+    settings: Settings,
+    redis_client: Redis,
+    js: JetStreamContext,
+) -> None:
+    tenant = new_id("t")
+    reviewer = _reviewer(settings, tenant)
+    customer = bearer(settings, tenant, new_id("u"))
+    assert (await client.get("/v1/inbox/stream", headers=customer)).status_code == 403
+    consumers_before = len(await js.consumers_info("EVENTS"))
+
+    async with client.stream("GET", "/v1/inbox/stream", headers=reviewer) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        events = _sse(stream.aiter_lines())
+        assert (await asyncio.wait_for(anext(events), 5))[0] == "ready"
+
+        # Another tenant's ticket never reaches this inbox; this tenant's arrives within a second.
+        elsewhere = await _customer_ticket(redis_client, new_id("t"))
+        ticket = await _customer_ticket(redis_client, tenant)
+        for opened in (elsewhere, ticket):
+            escalation = EscalationEvent(
+                tenant_id=opened.tenant_id,
+                user_id=opened.user_id,
+                request_id=opened.request_id,
+                thread_id=opened.thread_id,
+                escalation_id=opened.escalation_id,
+                message="A person will answer.",
+                question=opened.question,
+            )
+            await js.publish(subject_for(escalation), escalation.model_dump_json().encode())
+        published = time.perf_counter()
+        kind, data = await asyncio.wait_for(anext(events), 1)
+        assert time.perf_counter() - published < 1
+        assert (kind, data["escalation_id"], data["status"]) == (
+            "ticket",
+            ticket.escalation_id,
+            "pending_human",
+        )
+
+        reply = await client.post(
+            f"/v1/inbox/tickets/{ticket.escalation_id}/reply", headers=reviewer, json={"answer": "Yes."}
+        )
+        assert reply.status_code == 200, reply.text
+        kind, data = await asyncio.wait_for(anext(events), 1)
+        assert (kind, data["escalation_id"], data["status"]) == ("ticket", ticket.escalation_id, "resolved")
+
+    # A closed inbox leaves no consumer behind.
+    for _ in range(50):
+        if len(await js.consumers_info("EVENTS")) == consumers_before:
+            break
+        await asyncio.sleep(0.1)
+    assert len(await js.consumers_info("EVENTS")) == consumers_before
 
 
 async def test_a_customer_token_reaches_its_one_conversation_only(

@@ -4,16 +4,21 @@ A reviewer (role ``reviewer``, or an administrator: scope ``review``) lists the 
 reads a ticket's conversation so far and the passages retrieval found, and replies: the reply is
 stored in the customer's conversation and published at once, so the widget shows it live. Closing a
 ticket without an answer tells the customer so. Either way the ticket is resolved, and the assistant
-answers the customer's next question again.
+answers the customer's next question again. ``GET /v1/inbox/stream`` sends each ticket as it opens or
+is answered, so an open inbox needs no polling (the console still polls while the stream is down).
 """
 
+import asyncio
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from gateway.escalations import EscalationAnswer, EscalationView, answer_ticket
+from gateway.inbox_feed import TicketFeed, tenant_ticket_feed
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
 from policypal.auth import Principal
@@ -84,6 +89,58 @@ async def list_tickets(
     """The tenant's tickets (by default those waiting for a person), oldest first."""
     tickets = await EscalationStore(resources.redis).list(principal.tenant_id, status_filter, limit=200)
     return InboxList(tickets=[_ticket(t) for t in tickets])
+
+
+class TicketStreamResponse(StreamingResponse):
+    """A ``text/event-stream`` response (the route's ``response_class``, for OpenAPI)."""
+
+    media_type = "text/event-stream"
+
+
+#: Seconds the inbox stream may stay silent before a keep-alive comment, so proxies keep it open.
+PING_SECONDS = 15.0
+_STREAM_RESPONSES: dict[int | str, dict[str, object]] = {
+    **_ERRORS,
+    200: {
+        "description": "Server-Sent Events: `ready` once listening, then `ticket` (an InboxTicket as JSON).",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    },
+}
+
+
+def _frame(event: str, data: str) -> bytes:
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+async def _ticket_frames(feed: TicketFeed, store: EscalationStore, tenant_id: str) -> AsyncIterator[bytes]:
+    yield _frame("ready", "{}")
+    while True:
+        try:
+            escalation_id = await asyncio.wait_for(feed.next_change(), PING_SECONDS)
+        except TimeoutError:
+            yield b": ping\n\n"
+            continue
+        if escalation_id is None:
+            return
+        ticket = await store.get(tenant_id, escalation_id)
+        if ticket is not None:
+            yield _frame("ticket", _ticket(ticket).model_dump_json())
+
+
+@router.get("/stream", response_class=TicketStreamResponse, responses=_STREAM_RESPONSES)
+async def ticket_stream(principal: ReviewerPrincipal, resources: ResourcesDep) -> TicketStreamResponse:
+    """Each of the tenant's tickets as it opens or is answered, as Server-Sent Events. The stream ends
+    when its reader falls far behind: reload the list and open it again. When the reader goes, its
+    consumers are removed."""
+    store = EscalationStore(resources.redis)
+    js = resources.broker.connection.jetstream()
+
+    async def frames() -> AsyncIterator[bytes]:
+        async with tenant_ticket_feed(js, principal.tenant_id) as feed:
+            async for frame in _ticket_frames(feed, store, principal.tenant_id):
+                yield frame
+
+    return TicketStreamResponse(frames(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.get(

@@ -9,17 +9,13 @@ instead of the language model, and the response says so (``cached``). An entry i
   is all of the user's documents, so the user is part of it. A widget customer's scope is the
   tenant's published documents, shared by all its customers (publishing or unpublishing one is a
   new scope);
-- the rewritten query, matched by embedding similarity plus two lexical guards.
-
-Why the guards: a compliance answer to the wrong question is worse than no answer. With MiniLM,
-"gift limit for grade 2 employees" and "... grade 3 employees" score 0.97, higher than most true
-paraphrases (0.90-0.94), so the cosine alone cannot tell them apart. A hit therefore needs a very
-high similarity, the same numbers, and the same negations. Calibration: docs/benchmarks.md.
+- the rewritten query, matched by embedding similarity and the same content terms
+  (``actions/inquire/question_match.py``): a paraphrase hits, a question that swaps an entity, an
+  action, a number or a negation for another never does. Calibration: docs/benchmarks.md.
 """
 
 import hashlib
 import json
-import re
 import time
 import uuid
 from dataclasses import dataclass
@@ -31,18 +27,14 @@ from redis.asyncio import Redis
 
 from actions.inquire.answer import InquiryAnswer
 from actions.inquire.confidence import Confidence
+from actions.inquire.question_match import same_question
 from policypal.contracts import ActionRequested, Citation, ConfidenceTier, Usage
 from policypal.state import DocumentCatalog, DocumentRecord
 from policypal.state.keys import answer_cache
 
-#: Cosine similarity of two rewritten queries above which they may be the same question.
-SAME_QUESTION_SIMILARITY = 0.95
 #: Entries kept per scope (the oldest go first) and how long an unused scope lives.
 MAX_ENTRIES = 200
 TTL_SECONDS = 7 * 24 * 3600
-
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NEGATION = re.compile(r"\b(?:not|no|never|none|without|cannot|can't|mustn't|shouldn't|isn't|aren't)\b")
 
 
 class CachedEntry(BaseModel):
@@ -64,15 +56,6 @@ class CacheScope:
 
     tenant_id: str
     fingerprint: str
-
-
-def same_question(first: str, second: str, similarity: float) -> bool:
-    """Whether two queries whose embeddings have ``similarity`` ask the same thing."""
-    return (
-        similarity >= SAME_QUESTION_SIMILARITY
-        and _NUMBER.findall(first) == _NUMBER.findall(second)
-        and bool(_NEGATION.search(first.lower())) == bool(_NEGATION.search(second.lower()))
-    )
 
 
 def _revision(record: DocumentRecord) -> str:

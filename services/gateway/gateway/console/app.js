@@ -11,6 +11,7 @@ import { announce, byId as $, fill } from "./dom.js";
 import { Layout } from "./layout.js";
 import { forgetOnboardingChoice, ProfileEditor } from "./profile.js";
 import { SourcesPanel } from "./sources.js";
+import { mountWidgetSettings } from "./widget_settings.js";
 
 /** Who may see the Inbox tab (escalations and the widget's customers). */
 const INBOX_ROLES = new Set(["admin", "reviewer"]);
@@ -19,6 +20,8 @@ const INBOX_ROLES = new Set(["admin", "reviewer"]);
 let panels = null;
 /** @type {Layout | null} */
 let layout = null;
+/** Removes the administrator's Widget button and dialog. @type {(() => void) | null} */
+let unmountWidgetSettings = null;
 
 /** @param {string} [message] */
 function showSignIn(message = "") {
@@ -39,6 +42,8 @@ function signOut(message = "") {
   panels = null;
   layout?.showInbox(false);
   layout?.inboxOnly(false);
+  unmountWidgetSettings?.();
+  unmountWidgetSettings = null;
   for (const id of ["ask-dialog", "upload-dialog", "profile-dialog"]) if ($(id).open) $(id).close();
   showSignIn(message);
 }
@@ -123,6 +128,10 @@ async function showConsole(token) {
     return;
   }
   const profile = new ProfileEditor();
+  if (tokenClaims(token)?.role === "admin" && !unmountWidgetSettings) {
+    const userActions = /** @type {HTMLElement} */ (document.querySelector(".user-actions"));
+    unmountWidgetSettings = mountWidgetSettings(userActions, apiModule);
+  }
   // Each panel loads on its own: one that fails says so in its place and leaves the others usable.
   const loads = await Promise.allSettled([
     conversations.refresh({ selectFirst: true }),

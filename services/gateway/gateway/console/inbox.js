@@ -1,10 +1,12 @@
 // @ts-check
-// The reviewers' inbox: website customers handed to a person. Lists the waiting tickets (refreshed
-// every few seconds while shown), shows a ticket's conversation and retrieved sources, and sends the
-// reviewer's reply (it reaches the customer's widget at once) or closes the ticket.
+// The reviewers' inbox: website customers handed to a person. Lists the waiting tickets, kept live by
+// the inbox's event stream (GET /v1/inbox/stream: a ticket opened or answered is reloaded at once) and
+// polled every few seconds only while that stream is down; shows a ticket's conversation and retrieved
+// sources, and sends the reviewer's reply (it reaches the customer's widget at once) or closes it.
 // Mounted by the console: renderInbox(container, api), `api` being the module of console/api.js.
 
 const REFRESH_MS = 3000;
+const RECONNECT_MS = 5000;
 
 /**
  * @param {string} tag
@@ -43,6 +45,9 @@ export function renderInbox(container, api) {
   let openId = null;
   let shown = "";
   let stopped = false;
+  /** Whether the event stream is open: then nothing is polled. */
+  let live = false;
+  const streamAbort = new AbortController();
 
   async function refresh() {
     let tickets;
@@ -136,13 +141,57 @@ export function renderInbox(container, api) {
     if (openId === ticketId) answer.focus();
   }
 
-  async function loop() {
-    if (stopped || !container.isConnected) return;
-    await refresh();
-    setTimeout(loop, REFRESH_MS);
+  /**
+   * One server-sent event of the inbox stream: `ready` once it listens, `ticket` when one changed.
+   * @param {string} kind
+   * @param {any} ticket
+   */
+  function onStreamEvent(kind, ticket) {
+    if (kind === "ready") live = true;
+    if (kind === "ready" || kind === "ticket") refresh();
+    if (kind === "ticket" && ticket.escalation_id === openId && ticket.status !== "pending_human") open(openId);
   }
-  loop();
+
+  // EventSource cannot send the access token, so the stream is read with fetch (same origin, CSP-safe).
+  async function listen() {
+    if (stopped || !container.isConnected) return;
+    try {
+      const token = api.storedToken();
+      const response = await fetch("/v1/inbox/stream", {
+        headers: { Accept: "text/event-stream", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        signal: streamAbort.signal,
+      });
+      if (!response.ok || !response.body) throw new Error(`inbox stream: ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = "";
+      let kind = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const lines = (buffered + value).split("\n");
+        buffered = lines.pop() ?? "";
+        for (const line of lines.map((l) => l.replace(/\r$/, ""))) {
+          if (line.startsWith("event:")) kind = line.slice(6).trim();
+          else if (line.startsWith("data:")) onStreamEvent(kind, JSON.parse(line.slice(5)));
+          else if (line === "") kind = "";
+        }
+      }
+    } catch {
+      // Dropped or refused: polling takes over until the stream is back.
+    }
+    live = false;
+    if (!stopped) setTimeout(listen, RECONNECT_MS);
+  }
+
+  async function poll() {
+    if (stopped || !container.isConnected) return;
+    if (!live) await refresh();
+    setTimeout(poll, REFRESH_MS);
+  }
+  poll();
+  listen();
   return () => {
     stopped = true;
+    streamAbort.abort();
   };
 }

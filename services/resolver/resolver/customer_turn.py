@@ -30,14 +30,12 @@ from policypal.state import (
     StoredMessage,
     answer_turn,
     assistant_message_id,
-    escalation_id_for,
     escalation_turn,
 )
 from policypal.state.escalations import customer_bridge_message
 from policypal.state.published import PublishedLibrary
 from resolver.conversational_filler import without_filler
 from resolver.customer_words import message_kind, standalone_question
-from resolver.escalation import escalation_event
 from resolver.history import history_window
 
 #: The ``model`` of a reply the resolver wrote from the tenant's settings, without retrieval.
@@ -129,20 +127,8 @@ async def open_ticket(
 ) -> None:
     """Hand the conversation to a person: ticket ``pending_human``, then the bridge message."""
     assert event.thread_id is not None, "checked by owned_conversation"
-    ticket = await escalations.open(
-        EscalationTicket(
-            escalation_id=escalation_id_for(event.request_id),
-            tenant_id=event.tenant_id,
-            user_id=event.user_id,
-            thread_id=event.thread_id,
-            request_id=event.request_id,
-            question=question,
-            created_at=event.occurred_at,
-        )
-    )
-    bridge = escalation_event(ticket).model_copy(
-        update={"message": customer_bridge_message(ticket.escalation_id)}
-    )
+    ticket = await escalations.open(EscalationTicket.opened_by(event, question=question))
+    bridge = ticket.pending_event(customer_bridge_message(ticket.escalation_id))
     standing = await ledger.record_terminal(bridge)
     if isinstance(standing, EscalationEvent):
         await conversations.append(conversation, escalation_turn(standing))

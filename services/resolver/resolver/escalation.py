@@ -15,7 +15,6 @@ from policypal.state import (
     EscalationStore,
     EscalationTicket,
     RequestLedger,
-    escalation_id_for,
     escalation_turn,
 )
 from resolver.low_retrieval import Escalate
@@ -31,34 +30,18 @@ def bridge_message(escalation_id: str) -> str:
 
 def escalation_ticket(event: ChatResumed, escalate: Escalate) -> EscalationTicket:
     """The ticket for the user's request ``event`` to have ``escalate``'s question answered by a person."""
-    assert event.thread_id is not None, "a resumed chat names its conversation"
     saved = escalate.turn.action_request
-    return EscalationTicket(
-        escalation_id=escalation_id_for(event.request_id),
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        thread_id=event.thread_id,
-        request_id=event.request_id,
+    return EscalationTicket.opened_by(
+        event,
+        question=escalate.question,
         escalated_request_id=event.resumes_request_id,
         action=saved.action if saved is not None else "inquire",
-        question=escalate.question,
-        created_at=event.occurred_at,
     )
 
 
 def escalation_event(ticket: EscalationTicket) -> EscalationEvent:
     """The terminal event of the request that opened ``ticket``."""
-    return EscalationEvent(
-        tenant_id=ticket.tenant_id,
-        user_id=ticket.user_id,
-        request_id=ticket.request_id,
-        thread_id=ticket.thread_id,
-        escalation_id=ticket.escalation_id,
-        status="pending_human",
-        message=bridge_message(ticket.escalation_id),
-        question=ticket.question,
-        escalated_request_id=ticket.escalated_request_id,
-    )
+    return ticket.pending_event(bridge_message(ticket.escalation_id))
 
 
 async def escalate_to_reviewer(

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
-from policypal.contracts import ActionName, Citation, EscalationStatus
+from policypal.contracts import ActionName, Citation, Envelope, EscalationEvent, EscalationStatus
 from policypal.state import keys
 
 # Resolves the ticket only if it is still pending: returns the stored ticket (JSON) when this call
@@ -68,6 +68,46 @@ class EscalationTicket(BaseModel):
     sources: list[Citation] | None = Field(
         default=None, description="The passages retrieval found for the question, for the reviewer."
     )
+
+    @classmethod
+    def opened_by(
+        cls,
+        request: Envelope,
+        *,
+        question: str,
+        escalated_request_id: str | None = None,
+        action: ActionName = "inquire",
+        sources: list[Citation] | None = None,
+    ) -> "EscalationTicket":
+        """The ticket ``request`` opens; its id comes from the request id, so a redelivery opens the same one."""
+        if request.thread_id is None:
+            raise ValueError("an escalation is answered in a conversation: the request names none")
+        return cls(
+            escalation_id=escalation_id_for(request.request_id),
+            tenant_id=request.tenant_id,
+            user_id=request.user_id,
+            thread_id=request.thread_id,
+            request_id=request.request_id,
+            escalated_request_id=escalated_request_id,
+            action=action,
+            question=question,
+            created_at=request.occurred_at,
+            sources=sources or None,
+        )
+
+    def pending_event(self, message: str) -> EscalationEvent:
+        """The terminal event of the request that opened the ticket, telling the asker ``message``."""
+        return EscalationEvent(
+            tenant_id=self.tenant_id,
+            user_id=self.user_id,
+            request_id=self.request_id,
+            thread_id=self.thread_id,
+            escalation_id=self.escalation_id,
+            status="pending_human",
+            message=message,
+            question=self.question,
+            escalated_request_id=self.escalated_request_id,
+        )
 
 
 class AlreadyResolved(Exception):  # noqa: N818 - reads as the verdict

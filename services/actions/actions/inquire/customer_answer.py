@@ -23,7 +23,6 @@ from policypal.state import (
     EscalationStore,
     EscalationTicket,
     RequestLedger,
-    escalation_id_for,
     escalation_turn,
 )
 from policypal.state.escalations import customer_bridge_message
@@ -58,30 +57,12 @@ class CustomerHandover:
         """
         assert event.thread_id is not None, "checked by the lifecycle"
         ticket = await self._escalations.open(
-            EscalationTicket(
-                escalation_id=escalation_id_for(event.request_id),
-                tenant_id=event.tenant_id,
-                user_id=event.user_id,
-                thread_id=event.thread_id,
-                request_id=event.request_id,
-                escalated_request_id=event.request_id,
-                question=event.query,
-                created_at=event.occurred_at,
-                sources=sources or None,
+            EscalationTicket.opened_by(
+                event, question=event.query, escalated_request_id=event.request_id, sources=sources
             )
         )
         message = customer_bridge_message(ticket.escalation_id)
-        escalation = EscalationEvent(
-            tenant_id=ticket.tenant_id,
-            user_id=ticket.user_id,
-            request_id=ticket.request_id,
-            thread_id=ticket.thread_id,
-            escalation_id=ticket.escalation_id,
-            status="pending_human",
-            message=message,
-            question=ticket.question,
-            escalated_request_id=ticket.escalated_request_id,
-        )
+        escalation = ticket.pending_event(message)
         conversation = await self._conversations.get(event.tenant_id, event.user_id, event.thread_id)
         if conversation is not None:
             recorded = await self._ledger.record_and_keep(

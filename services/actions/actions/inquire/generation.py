@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from opentelemetry import trace
 
 from actions.citing.grounding import ground_answer
+from actions.drafting import stream_draft
 from actions.inquire.answer import InquiryAnswer
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import Confidence, LowConfidence, asks_how_to_go_on, assess, thresholds_for
@@ -25,7 +26,7 @@ from actions.sentences import embed_texts
 from actions.web_search import WebResult, WebSearch, WebSearchUnavailable, web_query
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.embeddings import Embedder
-from policypal.llm import LLM, Completion, Prompt, add_usage
+from policypal.llm import LLM, add_usage
 from policypal.vectorstore import ChunkHit, ChunkIndex
 
 logger = logging.getLogger(__name__)
@@ -127,7 +128,7 @@ async def _answer_without_documents(
             event, llm, embedder, on_delta, [], found, usage=Usage(), confidence=None
         )
     span.set_attribute("inquire.mode", "B")
-    general = await _draft(llm, general_prompt(event), on_delta)
+    general = await stream_draft(llm, "inquire", general_prompt(event), on_delta)
     return InquiryAnswer(
         answer=general.text,
         citations=[],
@@ -187,7 +188,9 @@ async def _sourced_answer(
     The model reads ``shown`` (the passages cleaned of page furniture) when given; quotes are always
     taken from ``sources`` as stored, so that they stay verbatim.
     """
-    draft = await _draft(llm, sourced_prompt(event, shown or sources, found.results), on_delta)
+    draft = await stream_draft(
+        llm, "inquire", sourced_prompt(event, shown or sources, found.results), on_delta
+    )
     grounded = await ground_answer(draft.text, sources, embedder, question=event.query, web=found.results)
     span = trace.get_current_span()
     span.set_attribute("inquire.citations", len(grounded.citations) + len(grounded.web_citations))
@@ -213,10 +216,3 @@ def not_in_documents(documents: list[ResolvedDocument]) -> str:
         "tagged documents are based on their content only, not on general knowledge. Please refine the "
         "question or tag another document."
     )
-
-
-async def _draft(llm: LLM, prompt: Prompt, on_delta: OnDelta) -> Completion:
-    stream = llm.stream("inquire", prompt)
-    async for delta in stream:
-        await on_delta(delta)
-    return stream.completion

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from statistics import mean
 
 from policypal.contracts import ActionRequested, ConfidenceTier
+from policypal.contracts.action_options import inquire_options
 from policypal.embeddings.minilm import MODEL_ID as MINILM_MODEL_ID
 from policypal.vectorstore import ChunkHit
 
@@ -59,7 +60,7 @@ class Confidence:
 
 def asks_how_to_go_on(confidence: Confidence, hits: list[ChunkHit], event: ActionRequested) -> bool:
     """Weak matches end with a question, unless the user already answered it with "continue anyway"."""
-    return bool(hits) and confidence.tier == "low" and not event.accept_low_confidence
+    return bool(hits) and confidence.tier == "low" and not inquire_options(event).accept_low_confidence
 
 
 def caution_for(confidence: Confidence | None, event: ActionRequested) -> str | None:
@@ -69,7 +70,7 @@ def caution_for(confidence: Confidence | None, event: ActionRequested) -> str | 
     if confidence.tier == "medium":
         return MEDIUM_CAUTION
     # A low tier answered without being asked is "nothing matches", which says so itself.
-    return LOW_CAUTION if event.accept_low_confidence else None
+    return LOW_CAUTION if inquire_options(event).accept_low_confidence else None
 
 
 @dataclass(frozen=True)

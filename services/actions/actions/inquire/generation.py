@@ -25,6 +25,7 @@ from actions.inquire.retrieval import adaptive_k, search_candidates
 from actions.sentences import embed_texts
 from actions.web_search import WebResult, WebSearch, WebSearchUnavailable, web_query
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
+from policypal.contracts.action_options import inquire_options
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, add_usage
 from policypal.vectorstore import ChunkHit, ChunkIndex
@@ -62,7 +63,7 @@ async def answer_with_llm(
     (never for web answers: they age).
     """
     span = trace.get_current_span()
-    wants_web = event.web and web_search is not None
+    wants_web = inquire_options(event).web and web_search is not None
     if not event.documents:
         return await _answer_without_documents(
             event, llm, embedder, on_delta, web_search if wants_web else None
@@ -71,7 +72,11 @@ async def answer_with_llm(
     rewrite = await rewrite_query(llm, event)
     queries = [rewrite.query, event.query]
     vectors = await embed_texts(embedder, queries)
-    scope = await cache.scope(event, model=llm.model_for("inquire")) if cache and not event.web else None
+    scope = (
+        await cache.scope(event, model=llm.model_for("inquire"))
+        if cache and not inquire_options(event).web
+        else None
+    )
     if cache and scope:
         cached = await cache.lookup(scope, rewrite.query, vectors[0])
         span.set_attribute("inquire.cache", "hit" if cached else "miss")

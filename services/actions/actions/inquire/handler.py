@@ -21,6 +21,7 @@ from actions.inquire.retrieval import adaptive_k, embed_query, search_candidates
 from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Question
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.contracts import ActionRequested
+from policypal.contracts.action_options import inquire_options
 from policypal.contracts.codes import StatusStage
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
@@ -87,7 +88,9 @@ async def compose_inquiry(
     Drafted answers go through the semantic ``cache``; offline ones are cheap and are not cached. Web
     results are only used in drafted answers; an offline answer to a web request says so.
     """
-    web_notices = [WEB_SEARCH_NOTICE] if event.web and (llm is None or web_search is None) else []
+    web_notices = (
+        [WEB_SEARCH_NOTICE] if inquire_options(event).web and (llm is None or web_search is None) else []
+    )
     if llm is None:
         return with_notices(await answer_inquiry(event, index=index, embedder=embedder), web_notices)
     try:
@@ -132,7 +135,7 @@ async def answer_inquiry(
     # The re-ranking reads every candidate once one passes the stop line, not only adaptive-k's
     # share: a chunk whose best sentence answers can score low as a whole (docs/benchmarks.md).
     # "Continue anyway" asked for the best passages found, however weak: no relevance floor then.
-    chosen = event.accept_low_confidence and confidence.tier == "low"
+    chosen = inquire_options(event).accept_low_confidence and confidence.tier == "low"
     ranking = await rank(event.query, query_vector, candidates if hits or chosen else [], embedder)
     floor = 0.0 if chosen else RELEVANCE_FLOOR
     composed = compose_answer(event.documents, ranking, event.query, floor=floor)

@@ -2,7 +2,7 @@
 
 A host page on another origin, with a strict CSP (``style-src 'self'``, no inline styles), embeds
 ``/widget.js``: a customer is answered from a published document with a citation, an uncovered question
-goes to a person, the reviewer's reply (through the inbox API) appears live, an unpublished document is
+goes to a person, the reviewer's reply (from the console's Inbox) appears live, an unpublished document is
 never cited, and a page on a disallowed origin gets no session.
 """
 
@@ -18,6 +18,7 @@ import pytest
 
 from policypal.auth import issue_token
 from policypal.devstack import free_port
+from tests.e2e.console_page import sign_in, tab
 from tests.e2e.system import RunningSystem, policypal_up
 from tests.pdf_factory import make_pdf
 
@@ -220,19 +221,19 @@ def test_customer_is_answered_handed_over_and_sees_the_reviewer_reply_live(
     expect(page.get_by_role("log")).not_to_contain_text("42 percent")
     ticket_id = handed.get_attribute("data-escalation")
 
-    reviewer = _headers(system, "shop-reviewer", "reviewer")
-    with httpx.Client(base_url=system.api_url, timeout=30) as http:
-        pending = http.get("/v1/inbox/tickets", headers=reviewer).json()["tickets"]
-        assert ticket_id in [t["escalation_id"] for t in pending]
-        detail = http.get(f"/v1/inbox/tickets/{ticket_id}", headers=reviewer).json()
-        assert any("Zephyr" in line["content"] for line in detail["conversation"])
-        sent = time.monotonic()
-        reply = http.post(
-            f"/v1/inbox/tickets/{ticket_id}/reply",
-            headers=reviewer,
-            json={"answer": "Please contact your account manager about partner terms."},
-        )
-        assert reply.status_code == 200, reply.text
+    # A reviewer answers from the web console's Inbox, in another tab, and the customer sees it live.
+    browser = page.context.browser
+    assert browser is not None
+    console = browser.new_page(viewport={"width": 1280, "height": 800})
+    sign_in(console, system, issue_token(system.settings, TENANT, "shop-reviewer", role="reviewer"))
+    tab(console, "Inbox")
+    console.locator(f".inbox-ticket[data-ticket='{ticket_id}']").click()
+    expect(console.get_by_label("Conversation so far")).to_contain_text("Zephyr")
+    console.get_by_label("Your reply to the customer").fill(
+        "Please contact your account manager about partner terms."
+    )
+    sent = time.monotonic()
+    console.get_by_role("button", name="Send reply").click()
     expect(page.locator("[data-answer=reviewer]")).to_contain_text("account manager", timeout=5_000)
     assert time.monotonic() - sent < 5
     page.screenshot(path=str(SCREENSHOT))

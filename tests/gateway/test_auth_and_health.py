@@ -73,6 +73,7 @@ async def test_openapi_describes_every_route(client: httpx.AsyncClient) -> None:
         "/v1/inbox/tickets/{ticket_id}",
         "/v1/inbox/tickets/{ticket_id}/reply",
         "/v1/inbox/tickets/{ticket_id}/close",
+        "/v1/inbox/stream",
         "/v1/profile",
         "/v1/asyncapi.json",
         "/v1/schemas",

@@ -11,36 +11,17 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from policypal.auth import issue_token
 from policypal.devstack import free_port
-from tests.e2e.console_page import sign_in, tab
+from tests.e2e.console_page import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, sign_in, sync_api, tab
 from tests.e2e.system import RunningSystem, policypal_up
 from tests.pdf_factory import make_pdf
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Chromium is not installed: run scripts/ensure-chromium.sh as root"
-    ),
-]
-if TYPE_CHECKING:
-    from playwright import sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements/dev.txt")
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-]
+pytestmark = BROWSER_MARKS
 TENANT = "widgetco"
 SCREENSHOT = Path("/tmp/policypal-widget.png")
 FILLER = "Customers can reach our support team by e-mail on working days between nine and five. "

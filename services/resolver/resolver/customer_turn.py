@@ -11,11 +11,10 @@ confidence threshold (the worker hands weaker answers to a person).
 from faststream.nats import NatsBroker
 
 from policypal.auth.tenants import TenantProfile
-from policypal.bus import publish_event, publish_terminal
+from policypal.bus import publish_event
 from policypal.contracts import (
     ActionRequested,
     ChatRequested,
-    EscalationEvent,
     ResolvedDocument,
     ResponseEvent,
     UserContext,
@@ -37,6 +36,7 @@ from policypal.state.published import PublishedLibrary
 from resolver.conversational_filler import without_filler
 from resolver.customer_words import message_kind, standalone_question
 from resolver.history import history_window
+from resolver.replies import end_request
 
 #: The ``model`` of a reply the resolver wrote from the tenant's settings, without retrieval.
 WIDGET_REPLY_MODEL = "widget-reply"
@@ -129,10 +129,9 @@ async def open_ticket(
     assert event.thread_id is not None, "checked by owned_conversation"
     ticket = await escalations.open(EscalationTicket.opened_by(event, question=question))
     bridge = ticket.pending_event(customer_bridge_message(ticket.escalation_id))
-    standing = await ledger.record_terminal(bridge)
-    if isinstance(standing, EscalationEvent):
-        await conversations.append(conversation, escalation_turn(standing))
-    await publish_terminal(broker, ledger, standing)
+    await end_request(
+        bridge, escalation_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
+    )
 
 
 async def _reply(
@@ -154,7 +153,6 @@ async def _reply(
         model=WIDGET_REPLY_MODEL,
         answered_by="assistant",
     )
-    standing = await ledger.record_terminal(response)
-    if isinstance(standing, ResponseEvent):
-        await conversations.append(conversation, answer_turn(standing))
-    await publish_terminal(broker, ledger, standing)
+    await end_request(
+        response, answer_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
+    )

@@ -7,7 +7,6 @@ that names the ticket, kept in the history as an assistant message.
 
 from faststream.nats import NatsBroker
 
-from policypal.bus import publish_terminal
 from policypal.contracts import ChatResumed, EscalationEvent
 from policypal.state import (
     ConversationRecord,
@@ -18,6 +17,7 @@ from policypal.state import (
     escalation_turn,
 )
 from resolver.low_retrieval import Escalate
+from resolver.replies import end_request
 
 
 def bridge_message(escalation_id: str) -> str:
@@ -56,7 +56,11 @@ async def escalate_to_reviewer(
 ) -> None:
     """Open the ticket, then end ``event``'s request with the escalation event; each step idempotent."""
     ticket = await escalations.open(escalation_ticket(event, escalate))
-    standing = await ledger.record_terminal(escalation_event(ticket))
-    if isinstance(standing, EscalationEvent):
-        await conversations.append(conversation, escalation_turn(standing))
-    await publish_terminal(broker, ledger, standing)
+    await end_request(
+        escalation_event(ticket),
+        escalation_turn,
+        conversation,
+        broker=broker,
+        ledger=ledger,
+        conversations=conversations,
+    )

@@ -50,8 +50,10 @@ async def test_delete_removes_everything_and_a_late_answer_does_not_bring_it_bac
 
 async def test_last_messages_in_the_given_order(redis_client: Redis) -> None:
     store = ConversationStore(redis_client)
-    for conv_id in ("c1", "c2"):
-        await store.create(ConversationRecord(conversation_id=conv_id, tenant_id="acme", user_id="alice"))
+    for conversation_id in ("c1", "c2"):
+        await store.create(
+            ConversationRecord(conversation_id=conversation_id, tenant_id="acme", user_id="alice")
+        )
     c2 = ConversationRecord(conversation_id="c2", tenant_id="acme", user_id="alice")
     await store.append(c2, _message("m1", "first"))
     await store.append(c2, _message("m2", "second"))

@@ -238,11 +238,11 @@ async def _ready_document(resources: Resources, principal: Principal, document_i
 
 
 async def _conversation(
-    resources: Resources, principal: Principal, owner: str, thread_id: str | None
+    resources: Resources, principal: Principal, owner: str, conversation_id: str | None
 ) -> ConversationRecord:
-    """The owner's conversation ``thread_id`` (404 if not theirs), or a new one for this audit."""
-    if thread_id is not None:
-        record = await resources.conversations.get(principal.tenant_id, owner, thread_id)
+    """The owner's conversation ``conversation_id`` (404 if not theirs), or a new one for this audit."""
+    if conversation_id is not None:
+        record = await resources.conversations.get(principal.tenant_id, owner, conversation_id)
         if record is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, "No such conversation.")
         return record

@@ -48,16 +48,16 @@ async def load_conversation(
 
     ``exclude`` names the requests whose messages are the current turn rather than its history.
     """
-    tenant, conv_id = conversation.tenant_id, conversation.conversation_id
-    messages = await conversations.messages(tenant, conv_id)
-    registry = await memory.registry(tenant, conv_id)
-    summary = await memory.summary(tenant, conv_id)
+    tenant, conversation_id = conversation.tenant_id, conversation.conversation_id
+    messages = await conversations.messages(tenant, conversation_id)
+    registry = await memory.registry(tenant, conversation_id)
+    summary = await memory.summary(tenant, conversation_id)
     span = summary_due(len(messages), summary)
     if span:
         summary = ConversationSummary(
             text=extractive_summary(messages[:span], registry), covers_messages=span
         )
-        await memory.save_summary(tenant, conv_id, summary)
+        await memory.save_summary(tenant, conversation_id, summary)
     documents = await catalog.list(tenant, conversation.user_id)
     recent = recent_lines(messages, exclude=exclude)
     return Loaded(Context(documents, registry, recent, year), messages, summary)

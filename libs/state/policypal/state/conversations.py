@@ -1,11 +1,12 @@
 """Conversations and their messages; appending a message is idempotent by message id."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_serializer, field_validator
 from redis.asyncio import Redis
 
+from policypal.contracts.envelope import utc_now
 from policypal.contracts.message_metadata import MessageMetadata
 from policypal.state import keys
 
@@ -78,10 +79,6 @@ def assistant_message_id(request_id: str) -> str:
     return f"assistant-{request_id}"
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def owned_conversation(raw: str | bytes | None, tenant_id: str, user_id: str) -> "ConversationRecord | None":
     """The stored conversation JSON ``raw`` if there is one and it belongs to this tenant and user."""
     if raw is None:
@@ -99,7 +96,7 @@ class ConversationRecord(BaseModel):
     tenant_id: str
     user_id: str
     title: str = "New conversation"
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
     last_message_at: datetime | None = None
     widget: bool = Field(
         default=False,
@@ -114,7 +111,7 @@ class StoredMessage(BaseModel):
     role: Literal["user", "assistant", "system"]
     content: str
     request_id: str
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
     metadata: MessageMetadata | None = Field(
         default=None, description="What the turn is (an answer, an error, a question…), by its ``kind``."
     )
@@ -129,6 +126,28 @@ class StoredMessage(BaseModel):
     def _none_as_empty(self, metadata: MessageMetadata | None) -> MessageMetadata | dict[str, Any]:
         # Written as {} as before, so a reader of the earlier version (a rolling deployment) still reads it.
         return {} if metadata is None else metadata
+
+
+def append_keys(conversation: ConversationRecord) -> list[str]:
+    """The keys ``APPEND_ONCE_SCRIPT`` appends to ``conversation`` with (its KEYS[1-4])."""
+    tenant, conversation_id = conversation.tenant_id, conversation.conversation_id
+    return [
+        keys.conversation_message_ids(tenant, conversation_id),
+        keys.conversation_messages(tenant, conversation_id),
+        keys.conversation(tenant, conversation_id),
+        keys.user_conversations(tenant, conversation.user_id),
+    ]
+
+
+def append_args(conversation: ConversationRecord, message: StoredMessage) -> list[str | float]:
+    """The arguments ``APPEND_ONCE_SCRIPT`` appends ``message`` to ``conversation`` with (its ARGV[1-5])."""
+    return [
+        message.message_id,
+        message.model_dump_json(),
+        message.model_dump(mode="json")["created_at"],
+        message.created_at.timestamp(),
+        conversation.conversation_id,
+    ]
 
 
 class ConversationStore:
@@ -181,21 +200,8 @@ class ConversationStore:
 
     async def append(self, conversation: ConversationRecord, message: StoredMessage) -> bool:
         """Append ``message`` unless its id is already there or the conversation is gone; True if appended."""
-        tenant, conv_id = conversation.tenant_id, conversation.conversation_id
         added = await self._append_once(
-            keys=[
-                keys.conversation_message_ids(tenant, conv_id),
-                keys.conversation_messages(tenant, conv_id),
-                keys.conversation(tenant, conv_id),
-                keys.user_conversations(tenant, conversation.user_id),
-            ],
-            args=[
-                message.message_id,
-                message.model_dump_json(),
-                message.model_dump(mode="json")["created_at"],
-                message.created_at.timestamp(),
-                conv_id,
-            ],
+            keys=append_keys(conversation), args=append_args(conversation, message)
         )
         return bool(added)
 
@@ -219,10 +225,10 @@ class ConversationStore:
 
     async def delete(self, conversation: ConversationRecord) -> None:
         """Remove the conversation with its messages, memory and pending question, and unlist it."""
-        tenant, conv_id = conversation.tenant_id, conversation.conversation_id
+        tenant, conversation_id = conversation.tenant_id, conversation.conversation_id
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.delete(*keys.conversation_keys(tenant, conv_id))
-            pipe.zrem(keys.user_conversations(tenant, conversation.user_id), conv_id)
+            pipe.delete(*keys.conversation_keys(tenant, conversation_id))
+            pipe.zrem(keys.user_conversations(tenant, conversation.user_id), conversation_id)
             await pipe.execute()
 
     async def last_messages(self, tenant_id: str, conversation_ids: list[str]) -> list[StoredMessage | None]:
@@ -230,8 +236,8 @@ class ConversationStore:
         if not conversation_ids:
             return []
         async with self._redis.pipeline(transaction=False) as pipe:
-            for conv_id in conversation_ids:
-                pipe.lindex(keys.conversation_messages(tenant_id, conv_id), -1)
+            for conversation_id in conversation_ids:
+                pipe.lindex(keys.conversation_messages(tenant_id, conversation_id), -1)
             raws = await pipe.execute()
         return [None if raw is None else StoredMessage.model_validate_json(raw) for raw in raws]
 

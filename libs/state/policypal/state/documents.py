@@ -1,6 +1,6 @@
 """The document catalog: one JSON record per document, listed per user."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -8,13 +8,10 @@ from redis.asyncio import Redis
 
 from policypal.contracts import DocType
 from policypal.contracts.codes import AnyDocumentFailureCode
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
 
 DocumentStatus = Literal["processing", "ready", "failed"]
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class DocumentRecord(BaseModel):
@@ -39,8 +36,8 @@ class DocumentRecord(BaseModel):
     reason: str | None = None
     request_id: str
     previous_version_id: str | None = Field(default=None, description="The version this one supersedes.")
-    created_at: datetime = Field(default_factory=_now)
-    updated_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
+    updated_at: datetime = Field(default_factory=utc_now)
 
 
 class DocumentCatalog:
@@ -107,6 +104,6 @@ class DocumentCatalog:
 
     async def save(self, record: DocumentRecord) -> DocumentRecord:
         """Overwrite a record (status changes), stamping ``updated_at``."""
-        updated = record.model_copy(update={"updated_at": _now()})
+        updated = record.model_copy(update={"updated_at": utc_now()})
         await self._redis.set(keys.document(record.tenant_id, record.document_id), updated.model_dump_json())
         return updated

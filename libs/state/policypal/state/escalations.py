@@ -6,12 +6,13 @@ cannot both win.
 """
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
 from policypal.contracts import ActionName, Citation, Envelope, EscalationEvent, EscalationStatus
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
 
 # Resolves the ticket only if it is still pending: returns the stored ticket (JSON) when this call
@@ -29,10 +30,6 @@ local updated = cjson.encode(ticket)
 redis.call('SET', KEYS[1], updated)
 return updated
 """
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def escalation_id_for(request_id: str) -> str:
@@ -60,7 +57,7 @@ class EscalationTicket(BaseModel):
     action: ActionName = Field(default="inquire", description="The action whose answer was weak.")
     question: str
     status: EscalationStatus = "pending_human"
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
     answer: str | None = None
     resolved_by: str | None = None
     resolved_at: datetime | None = None
@@ -148,10 +145,12 @@ class EscalationStore:
         tickets = [EscalationTicket.model_validate_json(raw) for raw in raws if raw is not None]
         return [t for t in tickets if status is None or t.status == status][:limit]
 
-    async def pending_in(self, tenant_id: str, thread_id: str) -> EscalationTicket | None:
-        """The ticket of conversation ``thread_id`` still waiting for a person, if any."""
+    async def pending_in(self, tenant_id: str, conversation_id: str) -> EscalationTicket | None:
+        """The ticket of conversation ``conversation_id`` still waiting for a person, if any."""
         waiting = [
-            t for t in await self.list(tenant_id, "pending_human", limit=1000) if t.thread_id == thread_id
+            t
+            for t in await self.list(tenant_id, "pending_human", limit=1000)
+            if t.thread_id == conversation_id
         ]
         return waiting[-1] if waiting else None
 
@@ -164,7 +163,7 @@ class EscalationStore:
         """
         updated = await self._resolve_once(
             keys=[keys.escalation(tenant_id, escalation_id)],
-            args=[answer, resolved_by, _now().isoformat()],
+            args=[answer, resolved_by, utc_now().isoformat()],
         )
         if updated is None:
             return None

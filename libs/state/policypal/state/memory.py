@@ -10,13 +10,14 @@ Per-turn values (the action, the resolved documents of one message) are not kept
 computes them afresh for every message, and saves them only inside a pending interrupt.
 """
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 from redis.asyncio import Redis
 
 from policypal.contracts import DocType, InterruptEvent
+from policypal.contracts.envelope import utc_now
 from policypal.contracts.resume_point import ResumePoint
 from policypal.state import keys
 
@@ -31,10 +32,6 @@ if cjson.decode(raw)['interrupt']['interrupt_id'] == ARGV[1] then
 end
 return 0
 """
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class RegistryEntry(BaseModel):
@@ -57,7 +54,7 @@ class ConversationSummary(BaseModel):
 
     text: str
     covers_messages: int = Field(ge=0)
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
 
 
 class PendingInterrupt(BaseModel):
@@ -67,7 +64,7 @@ class PendingInterrupt(BaseModel):
     resume_point: ResumePoint | None = Field(
         default=None, description="Where the turn continues; None for a question with nothing to resume."
     )
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
 
     @field_validator("resume_point", mode="before")
     @classmethod

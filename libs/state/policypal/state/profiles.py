@@ -1,17 +1,14 @@
 """The company profile each user gives at onboarding: who they work for, where, and in what line of business."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
 from policypal.contracts import CompanyContext
 from policypal.contracts.company import MAX_PROFILE_DESCRIPTION, MAX_PROFILE_LINE
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class CompanyProfile(BaseModel):
@@ -21,7 +18,7 @@ class CompanyProfile(BaseModel):
     country: str | None = None
     industry: str | None = None
     description: str | None = None
-    updated_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=utc_now)
 
 
 class ProfileStore:
@@ -37,7 +34,7 @@ class ProfileStore:
 
     async def put(self, tenant_id: str, user_id: str, profile: CompanyProfile) -> CompanyProfile:
         """Store ``profile`` as the user's, stamped with the time of this save."""
-        saved = profile.model_copy(update={"updated_at": _now()})
+        saved = profile.model_copy(update={"updated_at": utc_now()})
         await self._redis.set(keys.user_profile(tenant_id, user_id), saved.model_dump_json())
         return saved
 

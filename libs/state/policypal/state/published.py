@@ -7,19 +7,16 @@ and a document still being processed is not served until it is ready.
 """
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
 from policypal.state.documents import DocumentCatalog, DocumentRecord
 from policypal.state.sets import set_key
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Publication(BaseModel):
@@ -30,7 +27,7 @@ class Publication(BaseModel):
     set_name: str | None = None
     owner_id: str = Field(description="The user whose documents these are.")
     published_by: str
-    published_at: datetime = Field(default_factory=_now)
+    published_at: datetime = Field(default_factory=utc_now)
 
     @property
     def key(self) -> str:

@@ -5,20 +5,17 @@ starts; the end is the request's terminal event in the ``RequestLedger``. Keys a
 another tenant's request id is simply not found.
 """
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
 from policypal.state.requests import TERMINAL_TTL_SECONDS
 
 RequestPhase = Literal["queued", "running"]
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class RequestRecord(BaseModel):
@@ -31,7 +28,7 @@ class RequestRecord(BaseModel):
     user_id: str = Field(description="The user the request acts for (the owner of its documents).")
     thread_id: str
     phase: RequestPhase = "queued"
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
     started_at: datetime | None = None
 
 
@@ -62,7 +59,7 @@ class RequestTracker:
         """``mark_running`` for a ``record`` read already (``read_request_start``); None does nothing."""
         if record is None or record.phase == "running":
             return
-        running = record.model_copy(update={"phase": "running", "started_at": _now()})
+        running = record.model_copy(update={"phase": "running", "started_at": utc_now()})
         await self._redis.set(
             keys.request_status(record.tenant_id, record.request_id),
             running.model_dump_json(),

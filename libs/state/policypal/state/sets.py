@@ -1,15 +1,12 @@
 """Document sets of a tenant: a name and a colour, shared by the tenant's users."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
+from policypal.contracts.envelope import utc_now
 from policypal.state import keys
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def set_key(name: str) -> str:
@@ -24,7 +21,7 @@ class DocumentSet(BaseModel):
     name: str
     colour: str
     created_by: str
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=utc_now)
 
 
 class SetStore:

@@ -2,7 +2,8 @@
 
 ``read_request_start`` must check the conversation's owner as ``ConversationStore.get`` does, and
 ``RequestLedger.record_and_keep`` must keep the first terminal event, append the turn of the event
-that stands once (never into a deleted conversation) and say whether it reached the bus.
+that stands once (also when it was recorded without one, never into a deleted conversation) and say
+whether it reached the bus.
 """
 
 import uuid
@@ -17,7 +18,6 @@ from policypal.state import (
     RequestLedger,
     RequestRecord,
     RequestTracker,
-    StoredMessage,
     read_request_start,
 )
 
@@ -88,19 +88,12 @@ async def test_a_redelivered_request_starts_with_its_terminal_event_and_api_reco
     assert running.started_at is not None
 
 
-def _turn(request_id: str, content: str) -> StoredMessage:
-    return StoredMessage(
-        message_id=f"assistant-{request_id}", role="assistant", content=content, request_id=request_id
-    )
+def _conversation(thread: str) -> ConversationRecord:
+    return ConversationRecord(conversation_id=thread, tenant_id="acme", user_id="alice")
 
 
-async def test_the_first_terminal_event_stands_with_its_turn_kept_once(redis_client: Redis) -> None:
-    ledger, store = RequestLedger(redis_client), ConversationStore(redis_client)
-    thread, request_id = f"c-{uuid.uuid4().hex[:8]}", str(uuid.uuid4())
-    conversation = ConversationRecord(conversation_id=thread, tenant_id="acme", user_id="alice")
-    await store.create(conversation)
-    first = _answer(request_id, thread)
-    late = ErrorEvent(
+def _late_error(request_id: str, thread: str) -> ErrorEvent:
+    return ErrorEvent(
         tenant_id="acme",
         user_id="alice",
         request_id=request_id,
@@ -108,25 +101,51 @@ async def test_the_first_terminal_event_stands_with_its_turn_kept_once(redis_cli
         code="late",
         message="late",
     )
-    recorded = await ledger.record_and_keep(first, conversation, _turn(request_id, "a"))
-    assert (recorded.standing, recorded.published, recorded.kept) == (first, False, True)
-    recorded = await ledger.record_and_keep(late, conversation, _turn(request_id, "late"))
-    assert (recorded.standing, recorded.published, recorded.kept) == (first, False, False)
+
+
+async def test_the_first_terminal_event_stands_with_its_turn_kept_once(redis_client: Redis) -> None:
+    ledger, store = RequestLedger(redis_client), ConversationStore(redis_client)
+    thread, request_id = f"c-{uuid.uuid4().hex[:8]}", str(uuid.uuid4())
+    conversation = _conversation(thread)
+    await store.create(conversation)
+    first, late = _answer(request_id, thread), _late_error(request_id, thread)
+    recorded = await ledger.record_and_keep(first, conversation)
+    assert (recorded.standing, recorded.published) == (first, False)
+    recorded = await ledger.record_and_keep(late, conversation)
+    assert (recorded.standing, recorded.published) == (first, False)
     await ledger.mark_published(first)
-    recorded = await ledger.record_and_keep(late, conversation, _turn(request_id, "late"))
+    recorded = await ledger.record_and_keep(late, conversation)
     assert (recorded.standing, recorded.published) == (first, True)
-    assert [m.content for m in await store.messages("acme", thread)] == ["a"]
+    assert [(m.message_id, m.content) for m in await store.messages("acme", thread)] == [
+        (f"assistant-{request_id}", "a")
+    ]
     assert await ledger.terminal("acme", request_id) == first
+
+
+async def test_a_standing_event_recorded_without_its_turn_gets_it_kept(redis_client: Redis) -> None:
+    ledger, store = RequestLedger(redis_client), ConversationStore(redis_client)
+    thread, request_id = f"c-{uuid.uuid4().hex[:8]}", str(uuid.uuid4())
+    conversation = _conversation(thread)
+    await store.create(conversation)
+    first = _answer(request_id, thread)
+    await ledger.record_terminal(first)
+    recorded = await ledger.record_and_keep(_late_error(request_id, thread), conversation)
+    assert recorded.standing == first
+    assert [m.content for m in await store.messages("acme", thread)] == ["a"]
+    await ledger.record_and_keep(_late_error(request_id, thread), conversation)
+    assert len(await store.messages("acme", thread)) == 1
 
 
 async def test_a_deleted_conversation_gets_no_turn_back(redis_client: Redis) -> None:
     ledger, store = RequestLedger(redis_client), ConversationStore(redis_client)
     thread, request_id = f"c-{uuid.uuid4().hex[:8]}", str(uuid.uuid4())
-    conversation = ConversationRecord(conversation_id=thread, tenant_id="acme", user_id="alice")
+    conversation = _conversation(thread)
     await store.create(conversation)
     await store.delete(conversation)
     answer = _answer(request_id, thread)
-    recorded = await ledger.record_and_keep(answer, conversation, _turn(request_id, "a"))
+    recorded = await ledger.record_and_keep(answer, conversation)
+    assert recorded.standing == answer
+    recorded = await ledger.record_and_keep(_late_error(request_id, thread), conversation)
     assert recorded.standing == answer
     assert await store.get("acme", "alice", thread) is None
     assert await store.messages("acme", thread) == []

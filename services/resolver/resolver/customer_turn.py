@@ -27,9 +27,7 @@ from policypal.state import (
     EscalationTicket,
     RequestLedger,
     StoredMessage,
-    answer_turn,
     assistant_message_id,
-    escalation_turn,
 )
 from policypal.state.escalations import customer_bridge_message
 from policypal.state.published import PublishedLibrary
@@ -67,24 +65,22 @@ async def handle_customer_message(
     kind = message_kind(event.text)
     waiting = await escalations.pending_in(event.tenant_id, conversation.conversation_id)
     if waiting is not None and waiting.request_id != event.request_id:
-        await _reply(
-            event, waiting_sentence(waiting.escalation_id), conversation, broker, ledger, conversations
-        )
+        await _reply(event, waiting_sentence(waiting.escalation_id), conversation, broker, ledger)
         return
     if kind == "small_talk":
-        await _reply(event, profile.widget.greeting, conversation, broker, ledger, conversations)
+        await _reply(event, profile.widget.greeting, conversation, broker, ledger)
         return
     messages = await conversations.messages(event.tenant_id, conversation.conversation_id)
     earlier = _earlier_questions(messages, event.request_id)
     if kind == "person":
         question = earlier[-1] if earlier else event.text
-        await open_ticket(event, question, conversation, broker, ledger, conversations, escalations)
+        await open_ticket(event, question, conversation, broker, ledger, escalations)
         return
     # Greetings and thanks around the question say nothing about it (and would split the cache).
     question = standalone_question(without_filler(event.text), earlier)
     documents = await published.documents(event.tenant_id)
     if not documents:
-        await open_ticket(event, question, conversation, broker, ledger, conversations, escalations)
+        await open_ticket(event, question, conversation, broker, ledger, escalations)
         return
     scope = [
         ResolvedDocument(document_id=d.document_id, title=d.title, version=d.version, doc_type=d.doc_type)
@@ -122,16 +118,13 @@ async def open_ticket(
     conversation: ConversationRecord,
     broker: NatsBroker,
     ledger: RequestLedger,
-    conversations: ConversationStore,
     escalations: EscalationStore,
 ) -> None:
     """Hand the conversation to a person: ticket ``pending_human``, then the bridge message."""
     assert event.thread_id is not None, "checked by owned_conversation"
     ticket = await escalations.open(EscalationTicket.opened_by(event, question=question))
     bridge = ticket.pending_event(customer_bridge_message(ticket.escalation_id))
-    await end_request(
-        bridge, escalation_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
-    )
+    await end_request(bridge, conversation, broker=broker, ledger=ledger)
 
 
 async def _reply(
@@ -140,7 +133,6 @@ async def _reply(
     conversation: ConversationRecord,
     broker: NatsBroker,
     ledger: RequestLedger,
-    conversations: ConversationStore,
 ) -> None:
     response = ResponseEvent(
         tenant_id=event.tenant_id,
@@ -153,6 +145,4 @@ async def _reply(
         model=WIDGET_REPLY_MODEL,
         answered_by="assistant",
     )
-    await end_request(
-        response, answer_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
-    )
+    await end_request(response, conversation, broker=broker, ledger=ledger)

@@ -15,7 +15,7 @@ from policypal.config import Settings
 from policypal.contracts import ErrorEvent
 from policypal.contracts.codes import ErrorCode
 from policypal.state import ConversationStore, DeadlineBook, PendingRequest, RequestLedger
-from resolver.replies import conclude_with_error
+from resolver.replies import end_request
 
 
 def deadline_error(pending: PendingRequest, deadline_seconds: float) -> ErrorEvent:
@@ -48,13 +48,7 @@ async def end_if_overdue(
     conversation = await conversations.get(pending.tenant_id, pending.user_id, pending.thread_id)
     if conversation is None:  # deleted meanwhile: nobody to tell
         return False
-    await conclude_with_error(
-        deadline_error(pending, deadline_seconds),
-        conversation,
-        broker=broker,
-        ledger=ledger,
-        conversations=conversations,
-    )
+    await end_request(deadline_error(pending, deadline_seconds), conversation, broker=broker, ledger=ledger)
     return True
 
 

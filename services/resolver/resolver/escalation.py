@@ -10,11 +10,9 @@ from faststream.nats import NatsBroker
 from policypal.contracts import ChatResumed, EscalationEvent
 from policypal.state import (
     ConversationRecord,
-    ConversationStore,
     EscalationStore,
     EscalationTicket,
     RequestLedger,
-    escalation_turn,
 )
 from resolver.low_retrieval import Escalate
 from resolver.replies import end_request
@@ -51,16 +49,8 @@ async def escalate_to_reviewer(
     *,
     broker: NatsBroker,
     ledger: RequestLedger,
-    conversations: ConversationStore,
     escalations: EscalationStore,
 ) -> None:
     """Open the ticket, then end ``event``'s request with the escalation event; each step idempotent."""
     ticket = await escalations.open(escalation_ticket(event, escalate))
-    await end_request(
-        escalation_event(ticket),
-        escalation_turn,
-        conversation,
-        broker=broker,
-        ledger=ledger,
-        conversations=conversations,
-    )
+    await end_request(escalation_event(ticket), conversation, broker=broker, ledger=ledger)

@@ -4,25 +4,20 @@ A new message (``chat.requested``) starts a fresh turn and supersedes a pending 
 An answer (``chat.resumed``) continues the saved turn from the step that asked; a cancel ends it.
 """
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
 from policypal.auth.tenants import TenantStore
-from policypal.bus import Unprocessable, publish_event, publish_terminal
-from policypal.contracts import (
-    ChatRequested,
-    ChatResumed,
-    ErrorEvent,
-    EscalationEvent,
-    InterruptEvent,
-    UserContext,
-)
+from policypal.bus import Unprocessable, publish_event
+from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, InterruptEvent, UserContext
 from policypal.contracts.codes import ErrorCode
 from policypal.contracts.dedup_ids import action_handoff_id, interrupt_id_for
 from policypal.contracts.envelope import Envelope
 from policypal.state import (
+    ChatTerminal,
     ConversationMemory,
     ConversationRecord,
     ConversationStore,
@@ -32,8 +27,6 @@ from policypal.state import (
     ProfileStore,
     RequestLedger,
     company_context,
-    escalation_turn,
-    question_turn,
 )
 from policypal.state.published import PublishedLibrary
 from resolver.answers import apply_answer
@@ -43,12 +36,7 @@ from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
 from resolver.low_retrieval import Escalate, Retry, retried_request
 from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance
-from resolver.replies import (
-    CANCELLED_SENTENCE,
-    conclude_with_error,
-    conclude_with_interrupt,
-    status_reporter,
-)
+from resolver.replies import CANCELLED_SENTENCE, end_request, status_reporter
 from resolver.resolution import Loaded, load_conversation, owned_conversation
 from resolver.turn import Turn
 
@@ -94,22 +82,17 @@ async def handle_chat_requested(
     an error event before the message is dead-lettered (docs/architecture.md, Invariant: one terminal event per request).
     """
     stores = Stores.on(redis)
-    conversation = await owned_conversation(event, stores.conversations)
-    try:
-        if await _repeat_terminal(event, conversation, broker, stores):
-            return
+
+    async def resolve(conversation: ConversationRecord) -> None:
         if conversation.widget:
             await _answer_customer(event, conversation, broker, redis, stores)
             return
-        await _supersede_pending(event, stores.memory)
+        await _supersede_pending(event, conversation, stores.memory)
         loaded = await _load(event, conversation, stores, exclude={event.request_id})
         outcome = await advance(Turn.start(event), loaded.context, deciders, status_reporter(broker, event))
         await _conclude(outcome, event, conversation, loaded, broker, stores, answered=None)
-    except Unprocessable:
-        raise
-    except Exception:
-        await _fail_if_final(event, conversation, broker, stores, final_delivery)
-        raise
+
+    await _proceed_unless_ended(event, resolve, broker=broker, stores=stores, final_delivery=final_delivery)
 
 
 async def handle_chat_resumed(
@@ -117,10 +100,8 @@ async def handle_chat_resumed(
 ) -> None:
     """Continue the turn a PalAssist question paused, with the user's answer; or cancel it."""
     stores = Stores.on(redis)
-    conversation = await owned_conversation(event, stores.conversations)
-    try:
-        if await _repeat_terminal(event, conversation, broker, stores):
-            return
+
+    async def resume(conversation: ConversationRecord) -> None:
         pending = await stores.memory.pending(event.tenant_id, conversation.conversation_id)
         # A question saved with nothing to continue from cannot be resumed either.
         if (
@@ -129,15 +110,11 @@ async def handle_chat_resumed(
             or pending.resume_point is None
         ):
             error = ErrorEvent.ending(event, ErrorCode.INTERRUPT_EXPIRED, EXPIRED_SENTENCE)
-            await conclude_with_error(
-                error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-            )
+            await end_request(error, conversation, broker=broker, ledger=stores.ledger)
             return
         if event.resume_value.type == "cancel":
             error = ErrorEvent.ending(event, ErrorCode.CANCELLED, CANCELLED_SENTENCE)
-            await conclude_with_error(
-                error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-            )
+            await end_request(error, conversation, broker=broker, ledger=stores.ledger)
             await stores.memory.clear_pending(
                 event.tenant_id, conversation.conversation_id, event.interrupt_id
             )
@@ -156,7 +133,6 @@ async def handle_chat_resumed(
                 conversation,
                 broker=broker,
                 ledger=stores.ledger,
-                conversations=stores.conversations,
                 escalations=EscalationStore(redis),
             )
             await stores.memory.clear_pending(
@@ -170,10 +146,31 @@ async def handle_chat_resumed(
             else await advance(answered, loaded.context, deciders, report)
         )
         await _conclude(outcome, event, conversation, loaded, broker, stores, answered=pending)
+
+    await _proceed_unless_ended(event, resume, broker=broker, stores=stores, final_delivery=final_delivery)
+
+
+async def _proceed_unless_ended(
+    event: Envelope,
+    proceed: Callable[[ConversationRecord], Awaitable[None]],
+    *,
+    broker: NatsBroker,
+    stores: Stores,
+    final_delivery: bool,
+) -> None:
+    """Run ``proceed`` on ``event``'s conversation unless the request ended already (a redelivery then
+    only repeats its end); on the ``final_delivery`` a failure ends the request before propagating."""
+    conversation = await owned_conversation(event, stores.conversations)
+    try:
+        if await _repeat_terminal(event, conversation, broker, stores):
+            return
+        await proceed(conversation)
     except Unprocessable:
         raise
     except Exception:
-        await _fail_if_final(event, conversation, broker, stores, final_delivery)
+        if final_delivery:
+            failure = ErrorEvent.ending(event, ErrorCode.REQUEST_FAILED, FAILURE_SENTENCE, retryable=True)
+            await end_request(failure, conversation, broker=broker, ledger=stores.ledger)
         raise
 
 
@@ -216,7 +213,7 @@ async def _conclude(
     *,
     answered: PendingInterrupt | None,
 ) -> None:
-    tenant, conv_id = event.tenant_id, conversation.conversation_id
+    tenant, conversation_id = event.tenant_id, conversation.conversation_id
     if isinstance(outcome, Plan):
         exclude = {outcome.turn.request_id, event.request_id}
         history = history_window(loaded.messages, loaded.summary, exclude=exclude)
@@ -229,13 +226,13 @@ async def _conclude(
             action_request(event, outcome, history, context, company),
             msg_id=action_handoff_id(event.request_id),
         )
-        await stores.memory.remember_documents(tenant, conv_id, registry_entries(outcome))
+        await stores.memory.remember_documents(tenant, conversation_id, registry_entries(outcome))
     elif isinstance(outcome, Question):
         interrupt = InterruptEvent(
             tenant_id=tenant,
             user_id=event.user_id,
             request_id=event.request_id,
-            thread_id=conv_id,
+            thread_id=conversation_id,
             interrupt_id=interrupt_id_for(event.request_id),
             interrupt_type=outcome.interrupt_type,
             message=outcome.message,
@@ -243,17 +240,13 @@ async def _conclude(
         )
         # Saved before the event is published, so an answer never arrives before its resume point.
         await stores.memory.save_pending(PendingInterrupt(interrupt=interrupt, resume_point=outcome.turn))
-        await conclude_with_interrupt(
-            interrupt, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-        )
+        await end_request(interrupt, conversation, broker=broker, ledger=stores.ledger)
         return
     else:
         error = ErrorEvent.ending(event, outcome.code, " ".join([outcome.message, *outcome.notices]))
-        await conclude_with_error(
-            error, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-        )
+        await end_request(error, conversation, broker=broker, ledger=stores.ledger)
     if answered is not None:
-        await stores.memory.clear_pending(tenant, conv_id, answered.interrupt.interrupt_id)
+        await stores.memory.clear_pending(tenant, conversation_id, answered.interrupt.interrupt_id)
 
 
 async def _hand_back(
@@ -268,43 +261,20 @@ async def _hand_back(
 async def _repeat_terminal(
     event: Envelope, conversation: ConversationRecord, broker: NatsBroker, stores: Stores
 ) -> bool:
-    """A redelivered request that has ended already only repeats its end; True if it had one."""
+    """A redelivered request that has ended already only repeats its end (the same turn, the same
+    event, by whichever service ended it); True if it had one."""
     existing = await stores.ledger.terminal(event.tenant_id, event.request_id)
-    if existing is None:
+    if not isinstance(existing, ChatTerminal):
         return False
-    if isinstance(existing, ErrorEvent):
-        await conclude_with_error(
-            existing, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-        )
-    elif isinstance(existing, InterruptEvent):
-        await stores.conversations.append(conversation, question_turn(existing))
-        await publish_terminal(broker, stores.ledger, existing)
-    elif isinstance(existing, EscalationEvent):
-        await stores.conversations.append(conversation, escalation_turn(existing))
-        await publish_terminal(broker, stores.ledger, existing)
-    else:
-        # Answered by a worker already: only make sure the answer was published.
-        await publish_terminal(broker, stores.ledger, existing)
+    await end_request(existing, conversation, broker=broker, ledger=stores.ledger)
     return True
 
 
-async def _supersede_pending(event: ChatRequested, memory: ConversationMemory) -> None:
-    """A new message replaces the question the conversation waits on (ADR 0003)."""
-    assert event.thread_id is not None, "checked by owned_conversation"
-    pending = await memory.pending(event.tenant_id, event.thread_id)
-    if pending is not None and pending.interrupt.occurred_at <= event.occurred_at:
-        await memory.clear_pending(event.tenant_id, event.thread_id, pending.interrupt.interrupt_id)
-
-
-async def _fail_if_final(
-    event: Envelope,
-    conversation: ConversationRecord,
-    broker: NatsBroker,
-    stores: Stores,
-    final_delivery: bool,
+async def _supersede_pending(
+    event: ChatRequested, conversation: ConversationRecord, memory: ConversationMemory
 ) -> None:
-    if final_delivery:
-        failure = ErrorEvent.ending(event, ErrorCode.REQUEST_FAILED, FAILURE_SENTENCE, retryable=True)
-        await conclude_with_error(
-            failure, conversation, broker=broker, ledger=stores.ledger, conversations=stores.conversations
-        )
+    """A new message replaces the question the conversation waits on (ADR 0003)."""
+    tenant, conversation_id = event.tenant_id, conversation.conversation_id
+    pending = await memory.pending(tenant, conversation_id)
+    if pending is not None and pending.interrupt.occurred_at <= event.occurred_at:
+        await memory.clear_pending(tenant, conversation_id, pending.interrupt.interrupt_id)

@@ -1,26 +1,17 @@
-"""What the resolver tells the user: progress lines, PalAssist questions and terminal errors.
+"""What the resolver tells the user: progress lines, and the one terminal event that ends a request
+(an answer, an error, a PalAssist question or an escalation).
 
 Each terminal event is recorded in the request ledger first, so the stored turn and the published
-event are the same one even when two deliveries race; every step is idempotent.
+event are the same one even when two deliveries race; every step is idempotent. Action workers end
+requests through the same pair (``actions/lifecycle/replies.py: conclude``).
 """
-
-from collections.abc import Callable
-from typing import TypeVar
 
 from faststream.nats import NatsBroker
 
-from policypal.bus import publish_status, publish_terminal
-from policypal.contracts import ErrorEvent, EscalationEvent, InterruptEvent, ResponseEvent
+from policypal.bus import publish_recorded_terminal, publish_status
 from policypal.contracts.codes import StatusStage
 from policypal.contracts.envelope import Envelope
-from policypal.state import (
-    ConversationRecord,
-    ConversationStore,
-    RequestLedger,
-    StoredMessage,
-    error_turn,
-    question_turn,
-)
+from policypal.state import ChatTerminal, ConversationRecord, RequestLedger
 from resolver.pipeline import StatusReporter
 
 CANCELLED_SENTENCE = "Request cancelled. Send a new message whenever you are ready."
@@ -35,50 +26,10 @@ def status_reporter(broker: NatsBroker, event: Envelope) -> StatusReporter:
     return report
 
 
-#: The terminal events the resolver ends a request with.
-Terminal = TypeVar("Terminal", ResponseEvent, ErrorEvent, InterruptEvent, EscalationEvent)
-
-
 async def end_request(
-    terminal: Terminal,
-    turn: Callable[[Terminal], StoredMessage],
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
+    terminal: ChatTerminal, conversation: ConversationRecord, *, broker: NatsBroker, ledger: RequestLedger
 ) -> None:
-    """Record ``terminal`` as the request's end unless one stands; keep the standing event in the
-    conversation (as ``turn`` makes it) when it is of the same kind; publish it."""
-    standing = await ledger.record_terminal(terminal)
-    if isinstance(standing, type(terminal)):
-        await conversations.append(conversation, turn(standing))
-    await publish_terminal(broker, ledger, standing)
-
-
-async def conclude_with_error(
-    error: ErrorEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
-) -> None:
-    """Record ``error`` as the request's terminal event, keep it in the conversation, publish it."""
-    await end_request(
-        error, error_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
-    )
-
-
-async def conclude_with_interrupt(
-    interrupt: InterruptEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
-) -> None:
-    """End the request with its PalAssist question, shown in the history as a system notice."""
-    await end_request(
-        interrupt, question_turn, conversation, broker=broker, ledger=ledger, conversations=conversations
-    )
+    """End the request with ``terminal`` unless another terminal event stands: the one that stands is
+    recorded and kept in the conversation in one round trip, then published (once)."""
+    recorded = await ledger.record_and_keep(terminal, conversation)
+    await publish_recorded_terminal(broker, ledger, recorded.standing, published=recorded.published)

@@ -22,10 +22,11 @@ from policypal.state.request_start import RequestStart, read_request_start
 from policypal.state.request_status import RequestRecord, RequestTracker
 from policypal.state.requests import RecordedTerminal, RequestLedger
 from policypal.state.sets import DocumentSet, SetStore, set_key
-from policypal.state.terminal_turns import answer_turn, error_turn, escalation_turn, question_turn
+from policypal.state.terminal_turns import ChatTerminal, terminal_turn
 
 __all__ = [
     "AlreadyResolved",
+    "ChatTerminal",
     "CompanyProfile",
     "ConversationMemory",
     "ConversationRecord",
@@ -49,15 +50,12 @@ __all__ = [
     "RequestTracker",
     "SetStore",
     "StoredMessage",
-    "answer_turn",
     "assistant_message_id",
     "company_context",
     "connect_redis",
-    "error_turn",
     "escalation_id_for",
-    "escalation_turn",
-    "question_turn",
     "read_request_start",
     "set_key",
+    "terminal_turn",
     "user_message_id",
 ]

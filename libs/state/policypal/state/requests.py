@@ -7,20 +7,30 @@ from redis.asyncio import Redis
 from policypal.contracts import parse_event
 from policypal.contracts.envelope import Envelope
 from policypal.state import keys
-from policypal.state.conversations import APPEND_ONCE_SCRIPT, ConversationRecord, StoredMessage
+from policypal.state.conversations import (
+    APPEND_ONCE_SCRIPT,
+    ConversationRecord,
+    ConversationStore,
+    append_args,
+    append_keys,
+)
+from policypal.state.terminal_turns import ChatTerminal, terminal_turn
 
 TERMINAL_TTL_SECONDS = 7 * 86_400
 
 # Records the terminal event unless one stands and, when this one stands now, appends its turn with the
 # conversation's own append script (KEYS[1-4], ARGV[1-5]), atomically: no other delivery can record or
-# append in between. Returns {1, published, appended} or {0, published, the event that stands}.
+# append in between. Returns {1, published, appended} or {0, published, the event that stands, kept}:
+# every terminal turn of a request has the same message id (ARGV[1]), so ``kept`` says whether the
+# history holds the standing event's turn already (or cannot: the conversation is gone).
 _RECORD_AND_KEEP = f"""
 local function append_once()
 {APPEND_ONCE_SCRIPT}
 end
 local published = redis.call('EXISTS', KEYS[6])
 if not redis.call('SET', KEYS[5], ARGV[6], 'NX', 'EX', ARGV[7]) then
-  return {{0, published, redis.call('GET', KEYS[5])}}
+  local kept = redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0
+  return {{0, published, redis.call('GET', KEYS[5]), kept and 1 or 0}}
 end
 return {{1, published, append_once()}}
 """
@@ -32,9 +42,6 @@ class RecordedTerminal:
 
     standing: Envelope
     published: bool
-    #: Whether the standing event's turn was already handed to the history (``record_and_keep``, when
-    #: its own event stood); otherwise the caller appends it.
-    kept: bool = False
 
 
 class RequestLedger:
@@ -43,6 +50,7 @@ class RequestLedger:
     def __init__(self, redis: Redis) -> None:
         self._redis = redis
         self._record_and_keep = redis.register_script(_RECORD_AND_KEEP)
+        self._conversations = ConversationStore(redis)
 
     async def record_terminal(self, event: Envelope) -> Envelope:
         """Record ``event`` as the request's terminal event unless one exists; return the one that stands.
@@ -58,36 +66,31 @@ class RequestLedger:
         return parse_event(existing) if existing is not None else event
 
     async def record_and_keep(
-        self, event: Envelope, conversation: ConversationRecord, turn: StoredMessage
+        self, event: ChatTerminal, conversation: ConversationRecord
     ) -> RecordedTerminal:
-        """``record_terminal``, ``was_published`` and, if ``event`` stands, ``turn`` appended: one round trip.
+        """Record ``event`` as the request's end unless one stands, keep the standing event's turn in
+        ``conversation``, and say whether it reached the bus: one round trip.
 
         The append is the conversation's own (once per message id, never into a deleted conversation).
-        When another event stood already, nothing is appended: the caller keeps that event's turn.
+        Only when another event stood already and its turn is missing (it was recorded without one) is
+        that turn appended in a second round trip.
         """
-        tenant, conv_id = conversation.tenant_id, conversation.conversation_id
-        recorded, published, third = await self._record_and_keep(
+        turn = terminal_turn(event)
+        recorded, published, *rest = await self._record_and_keep(
             keys=[
-                keys.conversation_message_ids(tenant, conv_id),
-                keys.conversation_messages(tenant, conv_id),
-                keys.conversation(tenant, conv_id),
-                keys.user_conversations(tenant, conversation.user_id),
+                *append_keys(conversation),
                 keys.request_terminal(event.tenant_id, event.request_id),
                 keys.request_terminal_published(event.tenant_id, event.request_id),
             ],
-            args=[
-                turn.message_id,
-                turn.model_dump_json(),
-                turn.model_dump(mode="json")["created_at"],
-                turn.created_at.timestamp(),
-                conv_id,
-                event.model_dump_json(),
-                TERMINAL_TTL_SECONDS,
-            ],
+            args=[*append_args(conversation, turn), event.model_dump_json(), TERMINAL_TTL_SECONDS],
         )
         if recorded:
-            return RecordedTerminal(standing=event, published=bool(published), kept=True)
-        return RecordedTerminal(standing=parse_event(third), published=bool(published))
+            return RecordedTerminal(standing=event, published=bool(published))
+        raw_standing, kept = rest
+        standing = parse_event(raw_standing)
+        if not kept and isinstance(standing, ChatTerminal):
+            await self._conversations.append(conversation, terminal_turn(standing))
+        return RecordedTerminal(standing=standing, published=bool(published))
 
     async def mark_published(self, event: Envelope) -> None:
         """Remember that the request's terminal event reached the bus."""

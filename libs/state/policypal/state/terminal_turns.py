@@ -4,7 +4,7 @@ One turn per request, with the id ``assistant-<request_id>``, built the same way
 ends the request (the resolver or an action worker), so a redelivery to either stores the same turn.
 """
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from policypal.contracts import (
     AnswerDetails,
@@ -21,6 +21,20 @@ from policypal.contracts import (
     ResponseEvent,
 )
 from policypal.state.conversations import StoredMessage, assistant_message_id
+
+#: The events a chat request ends with (``policypal.contracts.CHAT_TERMINAL_TYPES``).
+ChatTerminal: TypeAlias = ResponseEvent | ErrorEvent | InterruptEvent | EscalationEvent
+
+
+def terminal_turn(terminal: ChatTerminal) -> StoredMessage:
+    """The turn that keeps ``terminal`` in the history, whichever kind of ending it is."""
+    if isinstance(terminal, ResponseEvent):
+        return answer_turn(terminal)
+    if isinstance(terminal, ErrorEvent):
+        return error_turn(terminal)
+    if isinstance(terminal, InterruptEvent):
+        return question_turn(terminal)
+    return escalation_turn(terminal)
 
 
 def answer_turn(response: ResponseEvent) -> StoredMessage:

@@ -16,15 +16,9 @@ from actions.inquire.answer import InquiryAnswer
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.confidence import LowConfidence
 from actions.inquire.retrieval import embed_query
-from policypal.contracts import ActionRequested, Citation, EscalationEvent
+from policypal.contracts import ActionRequested, Citation
 from policypal.embeddings import Embedder
-from policypal.state import (
-    ConversationStore,
-    EscalationStore,
-    EscalationTicket,
-    RequestLedger,
-    escalation_turn,
-)
+from policypal.state import ConversationStore, EscalationStore, EscalationTicket, RequestLedger
 from policypal.state.escalations import customer_bridge_message
 
 #: The ``model`` named on the placeholder answer of a handed-over request (its escalation stands).
@@ -65,11 +59,7 @@ class CustomerHandover:
         escalation = ticket.pending_event(message)
         conversation = await self._conversations.get(event.tenant_id, event.user_id, event.thread_id)
         if conversation is not None:
-            recorded = await self._ledger.record_and_keep(
-                escalation, conversation, escalation_turn(escalation)
-            )
-            if not recorded.kept and isinstance(recorded.standing, EscalationEvent):
-                await self._conversations.append(conversation, escalation_turn(recorded.standing))
+            await self._ledger.record_and_keep(escalation, conversation)
         return InquiryAnswer(answer=message, citations=[], model=HANDOVER_MODEL)
 
 

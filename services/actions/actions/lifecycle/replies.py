@@ -7,17 +7,8 @@ from faststream.nats import NatsBroker
 
 from actions.lifecycle.patient_publish import publish_patiently
 from policypal.bus import publish_event, publish_recorded_terminal
-from policypal.contracts import ActionRequested, ErrorEvent, InterruptEvent, ResponseEvent, TokenEvent
-from policypal.state import (
-    ConversationRecord,
-    ConversationStore,
-    RequestLedger,
-    StoredMessage,
-    answer_turn,
-    assistant_message_id,
-    error_turn,
-    question_turn,
-)
+from policypal.contracts import ActionRequested, TokenEvent
+from policypal.state import ChatTerminal, ConversationRecord, RequestLedger, assistant_message_id
 
 #: A token publish slower than this means the machine is loaded: hold the next pieces back.
 SLOW_PUBLISH_SECONDS = 0.1
@@ -72,52 +63,18 @@ class TokenPublisher:
 
 
 async def conclude(
-    terminal: ResponseEvent | ErrorEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
+    terminal: ChatTerminal, conversation: ConversationRecord, *, broker: NatsBroker, ledger: RequestLedger
 ) -> None:
-    """Record ``terminal`` as the request's end, keep it in the conversation, then publish it.
+    """End the request with ``terminal`` (an answer, an error or a PalAssist question) unless another
+    terminal event stands: the one that stands is recorded and kept in the conversation in one round
+    trip, then published, as the resolver's ``end_request`` does.
 
     The ledger decides first, so the stored turn and the published event are the same one even when
-    two deliveries race. Every step is idempotent: a crash between them is repaired by the redelivery.
-    Recording keeps the turn in the same round trip when ``terminal`` stands, and says whether the
-    event was published already, so neither is asked again.
+    two deliveries race; a crash between the steps is repaired by the redelivery. A publish that
+    JetStream acknowledges late under load is tried again rather than failing the request.
     """
-    recorded = await ledger.record_and_keep(terminal, conversation, assistant_turn(terminal))
-    standing = recorded.standing
-    if not recorded.kept and isinstance(standing, ResponseEvent | ErrorEvent):
-        await conversations.append(conversation, assistant_turn(standing))
+    recorded = await ledger.record_and_keep(terminal, conversation)
     await publish_patiently(
-        lambda: publish_recorded_terminal(broker, ledger, standing, published=recorded.published),
-        what="a terminal event",
-    )
-
-
-def assistant_turn(terminal: ResponseEvent | ErrorEvent) -> StoredMessage:
-    """The assistant message of a terminal event, as kept in the conversation's history."""
-    return answer_turn(terminal) if isinstance(terminal, ResponseEvent) else error_turn(terminal)
-
-
-async def repeat_question(
-    interrupt: InterruptEvent,
-    conversation: ConversationRecord,
-    *,
-    broker: NatsBroker,
-    ledger: RequestLedger,
-    conversations: ConversationStore,
-) -> None:
-    """Record ``interrupt`` as the terminal event unless one stands, keep it in the history, publish it.
-
-    The pending question is not saved again here: a newer message may have replaced it meanwhile.
-    """
-    recorded = await ledger.record_and_keep(interrupt, conversation, question_turn(interrupt))
-    standing = recorded.standing
-    if not recorded.kept and isinstance(standing, InterruptEvent):
-        await conversations.append(conversation, question_turn(standing))
-    await publish_patiently(
-        lambda: publish_recorded_terminal(broker, ledger, standing, published=recorded.published),
+        lambda: publish_recorded_terminal(broker, ledger, recorded.standing, published=recorded.published),
         what="a terminal event",
     )

@@ -5,8 +5,8 @@ stored turn, same event); the assistant message id is derived from the request i
 
 What the request costs besides its own work is kept to what the invariants need: one Redis read for
 its start (conversation, terminal event, API record), progress lines published in the background but
-always before the terminal event, and one Redis write each to record the terminal event, to keep it in
-the history, and to note it was published (the last only once JetStream acknowledged it).
+always before the terminal event, one Redis round trip to record the terminal event and keep it in the
+history, and one to note it was published (only once JetStream acknowledged it).
 """
 
 from collections.abc import Awaitable, Callable
@@ -16,7 +16,7 @@ from typing import Any
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
 
-from actions.lifecycle.replies import TokenPublisher, conclude, repeat_question
+from actions.lifecycle.replies import TokenPublisher, conclude
 from actions.progress_lines import ProgressLines
 from policypal.bus import Unprocessable
 from policypal.contracts import (
@@ -35,7 +35,6 @@ from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.state import (
     ConversationMemory,
     ConversationRecord,
-    ConversationStore,
     PendingInterrupt,
     RequestLedger,
     RequestTracker,
@@ -130,7 +129,7 @@ async def run_action_request(
     )
     if start.conversation is None:
         raise Unprocessable(f"conversation {event.thread_id} not found for this tenant and user")
-    ending = Ending(event, start.conversation, broker=broker, redis=redis)
+    ending = Ending(start.conversation, broker=broker, redis=redis)
     progress = ProgressLines(broker, event)
     tokens = TokenPublisher(broker, event)
 
@@ -141,7 +140,7 @@ async def run_action_request(
 
     try:
         if isinstance(start.terminal, ResponseEvent | ErrorEvent | InterruptEvent):
-            await ending.repeat(start.terminal)
+            await ending.finish(start.terminal)
             return
         # A request made through the API (POST /v1/audits) reports "running" from here on.
         await RequestTracker(redis).mark_started(start.tracked)
@@ -174,50 +173,29 @@ async def run_action_request(
 
 
 class Ending:
-    """How ``request`` ends: its one terminal event recorded, kept in the history, then published."""
+    """How a request in ``conversation`` ends: its one terminal event recorded, kept in the history,
+    then published."""
 
-    def __init__(
-        self, request: ActionRequested, conversation: ConversationRecord, *, broker: NatsBroker, redis: Redis
-    ) -> None:
-        self._request = request
+    def __init__(self, conversation: ConversationRecord, *, broker: NatsBroker, redis: Redis) -> None:
         self._conversation = conversation
         self._broker = broker
         self._redis = redis
         self._ledger = RequestLedger(redis)
-        self._conversations = ConversationStore(redis)
 
-    async def finish(self, terminal: ResponseEvent | ErrorEvent) -> None:
-        """End the request with ``terminal`` unless another terminal event stands already."""
-        await conclude(
-            terminal,
-            self._conversation,
-            broker=self._broker,
-            ledger=self._ledger,
-            conversations=self._conversations,
-        )
+    async def finish(self, terminal: ResponseEvent | ErrorEvent | InterruptEvent) -> None:
+        """End the request with ``terminal`` unless another terminal event stands already.
+
+        A redelivered request ends again with the terminal event it has (same turn, same event); a
+        question is then not saved as pending again: a newer message may have replaced it meanwhile.
+        """
+        await conclude(terminal, self._conversation, broker=self._broker, ledger=self._ledger)
 
     async def ask(self, question: Question) -> None:
         """End the request with ``question``: pending interrupt saved first, then as ``finish`` does."""
         await ConversationMemory(self._redis).save_pending(
             PendingInterrupt(interrupt=question.interrupt, resume_point=question.resume_point)
         )
-        await self.repeat(question.interrupt)
-
-    async def repeat(self, terminal: ResponseEvent | ErrorEvent | InterruptEvent) -> None:
-        """End the request again with the terminal event it has (a redelivery): same turn, same event.
-
-        A question is not saved as pending again: a newer message may have replaced it meanwhile.
-        """
-        if isinstance(terminal, InterruptEvent):
-            await repeat_question(
-                terminal,
-                self._conversation,
-                broker=self._broker,
-                ledger=self._ledger,
-                conversations=self._conversations,
-            )
-        else:
-            await self.finish(terminal)
+        await self.finish(question.interrupt)
 
 
 def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEvent:

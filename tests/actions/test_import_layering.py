@@ -1,13 +1,16 @@
-"""The action workers' import layering: shared code never imports an action, and no action imports
-another, so each worker can change (or be deleted) without touching the others."""
+"""The action workers' import layering: shared code never imports an action, no action imports
+another, and nothing outside the actions service imports one, so each worker can change (or be
+deleted) without touching the others."""
 
 import ast
 from pathlib import Path
 
 import actions
+from policypal.contracts.action_registry import ACTION_REGISTRY
 
 ROOT = Path(actions.__file__).parent
-ACTIONS = frozenset({"audit", "compare", "inquire", "summarize"})
+ACTIONS = frozenset(spec.name for spec in ACTION_REGISTRY)
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def _imported_actions(path: Path) -> set[str]:
@@ -17,7 +20,8 @@ def _imported_actions(path: Path) -> set[str]:
         names = (
             [alias.name for alias in node.names]
             if isinstance(node, ast.Import)
-            else [node.module]
+            # ``from actions import inquire`` imports the package by the name it gives.
+            else [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
             else []
         )
@@ -46,4 +50,20 @@ def test_shared_code_imports_no_action_and_no_action_imports_another() -> None:
         for imported in _imported_actions(path)
         if imported != _owner(path)
     ]
+    assert offences == []
+
+
+def test_nothing_outside_the_actions_service_imports_an_action() -> None:
+    others = [
+        path
+        for top in ("libs", "services")
+        for path in sorted((REPOSITORY / top).rglob("*.py"))
+        if ROOT not in path.parents
+    ]
+    offences = [
+        f"{path.relative_to(REPOSITORY)} imports actions.{imported}"
+        for path in others
+        for imported in _imported_actions(path)
+    ]
+    assert len(others) > 100, "the libraries and the other services were found"
     assert offences == []

@@ -1,4 +1,5 @@
-"""Every chat message the gateway accepts is registered with its deadline (invariant 3)."""
+"""Every chat message the gateway accepts is registered with its deadline (docs/architecture.md,
+Invariant: one terminal event per request)."""
 
 import time
 

@@ -2,8 +2,8 @@
 
 Each is a ``StrEnum`` whose values are the wire values, so ``code == "cancelled"`` still holds and
 the JSON is unchanged. The event fields accept any string beside the known values (an *open*
-enumeration, docs/adr/0015-open-code-enumerations.md): a consumer built before a producer added a code
-still reads the event, as ADR 0002 promises, and sees a known code as the enum member.
+enumeration, docs/adr/0015-typed-contracts-for-state-and-codes.md): a consumer built before a producer
+added a code still reads the event, as ADR 0002 promises, and sees a known code as the enum member.
 """
 
 from enum import StrEnum

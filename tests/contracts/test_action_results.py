@@ -1,6 +1,6 @@
 """Summary and comparison results in ResponseEvent.result: each stored v1 shape is read as its model and
-goes back on the wire exactly as it came (no key added, none dropped); a result no model reads stays an
-object, so the event still parses."""
+goes back on the wire exactly as it came (no key added, none dropped); a result no model reads is an
+UnrecognisedResult kept whole, so the event still parses."""
 
 import json
 from pathlib import Path
@@ -14,6 +14,7 @@ from policypal.contracts import (
     RedlineComparison,
     ResponseEvent,
     SummaryResult,
+    UnrecognisedResult,
     parse_event,
 )
 from policypal.contracts.audit import AuditResult
@@ -78,8 +79,10 @@ def test_a_redline_pair_travels_with_from_not_a_python_name() -> None:
 )
 def test_a_result_no_model_reads_stays_the_object_it_is(result: dict[str, object]) -> None:
     event = _response_with(result)
-    assert event.result == result
+    assert isinstance(event.result, UnrecognisedResult)
+    assert event.result.model_dump() == result
     assert json.loads(event.model_dump_json())["result"] == result
+    assert parse_event(event.model_dump_json()) == event
 
 
 def test_an_invalid_comparison_is_refused_by_its_model() -> None:

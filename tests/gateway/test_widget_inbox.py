@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 
 from policypal.auth import issue_token
 from policypal.config import Settings
-from policypal.contracts import EscalationEvent, ResponseEvent
+from policypal.contracts import ResponseEvent
 from policypal.contracts.subjects import subject_for
 from policypal.state import ConversationRecord, ConversationStore, EscalationStore, EscalationTicket
 from policypal.state.escalations import escalation_id_for
@@ -160,15 +160,7 @@ async def test_an_open_inbox_stream_receives_new_and_answered_tickets_live(
         elsewhere = await _customer_ticket(redis_client, new_id("t"))
         ticket = await _customer_ticket(redis_client, tenant)
         for opened in (elsewhere, ticket):
-            escalation = EscalationEvent(
-                tenant_id=opened.tenant_id,
-                user_id=opened.user_id,
-                request_id=opened.request_id,
-                thread_id=opened.thread_id,
-                escalation_id=opened.escalation_id,
-                message="A person will answer.",
-                question=opened.question,
-            )
+            escalation = opened.pending_event("A person will answer.")
             await js.publish(subject_for(escalation), escalation.model_dump_json().encode())
         published = time.perf_counter()
         kind, data = await asyncio.wait_for(anext(events), 1)

@@ -1,6 +1,7 @@
 """Server-Sent Events of conversations and documents from a real notifier over real HTTP."""
 
 import asyncio
+import json
 import uuid
 
 import httpx
@@ -13,6 +14,7 @@ from policypal.bus import publish_event
 from policypal.config import Settings
 from policypal.contracts import DocumentReady, IngestProgress, InterruptEvent, ResponseEvent, StatusEvent
 from policypal.contracts.streams import EVENTS
+from policypal.contracts.subjects import thread_events_filter
 from tests.gateway.conftest import new_id
 from tests.notifier.conftest import SseMessage, own_conversation, own_document, sse_messages, ticket_for
 
@@ -103,6 +105,35 @@ async def test_replays_in_order_and_ends_after_the_terminal_event(
     assert len(set(ids)) == 3
     assert {m.payload["tenant_id"] for m in got} == {thread.tenant_id}
     assert {m.payload["thread_id"] for m in got} == {thread.thread_id}
+
+
+async def test_what_cannot_be_routed_is_skipped_and_a_newer_event_type_still_streams(
+    client: httpx.AsyncClient, broker: NatsBroker, thread: Thread
+) -> None:
+    request_id = str(uuid.uuid4())
+    base = {"tenant_id": thread.tenant_id, "user_id": thread.user_id, "thread_id": thread.thread_id}
+    stored = [
+        b"not json",
+        b"[1, 2]",
+        json.dumps(base | {"request_id": request_id, "type": "status\nid: 1"}).encode(),
+        json.dumps(base | {"request_id": request_id, "type": 7}).encode(),
+        json.dumps(base | {"request_id": request_id, "type": "status", "tenant_id": "someone-else"}).encode(),
+        json.dumps(
+            base | {"request_id": request_id, "type": "added.later", "note": "a newer producer"}
+        ).encode(),
+    ]
+    subject = f"{thread_events_filter(thread.tenant_id, thread.thread_id)[:-1]}raw"
+    for body in stored:
+        await broker.publish(body, subject, stream=EVENTS.name)
+    await publish_event(broker, thread.response(request_id))
+    async with client.stream(
+        "GET", thread.url, params={"request_id": request_id}, headers=thread.headers
+    ) as r:
+        got = await collect(r)
+    assert [(m.event, m.payload["request_id"]) for m in got] == [
+        ("added.later", request_id),
+        ("response", request_id),
+    ]
 
 
 async def test_a_resumed_request_never_reads_the_earlier_question(

@@ -31,7 +31,7 @@ def status(tenant_id: str, thread_id: str, stage: str) -> StatusEvent:
 
 def test_a_full_listener_overflows_and_stays_overflowed() -> None:
     listener = Listener()
-    event = StoredEvent(sequence=1, payload=None, sse=None)
+    event = StoredEvent(sequence=1, head=None, sse=None)
     assert all(listener.offer(event) for _ in range(LISTENER_QUEUE_SIZE))
     assert not listener.offer(event)
     listener.queue.get_nowait()  # room again, but the gap cannot be healed in place

@@ -196,7 +196,7 @@ async def get_request(
     )
     terminal = await RequestLedger(resources.redis).terminal(principal.tenant_id, request_id)
     if isinstance(terminal, ResponseEvent):
-        result = AuditResult.model_validate(terminal.result) if terminal.result is not None else None
+        result = terminal.result if isinstance(terminal.result, AuditResult) else None
         return view.model_copy(
             update={
                 "status": "completed",

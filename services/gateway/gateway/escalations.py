@@ -15,7 +15,7 @@ from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
 from policypal.auth.http import require_scope
-from policypal.contracts import ActionName, EscalationStatus, ResponseEvent, ReviewerAnswer
+from policypal.contracts import ActionName, EscalationStatus, ResponseEvent, ReviewerAnswer, answering
 from policypal.contracts.dedup_ids import reviewer_answer_id
 from policypal.contracts.limits import MAX_MESSAGE_TEXT
 from policypal.state import AlreadyResolved, EscalationStore, EscalationTicket, StoredMessage
@@ -74,10 +74,7 @@ def reviewer_response(ticket: EscalationTicket) -> ResponseEvent:
     """The ``response`` event that carries a resolved ticket's answer to the thread."""
     assert ticket.answer is not None, "only a resolved ticket has an answer"
     return ResponseEvent(
-        tenant_id=ticket.tenant_id,
-        user_id=ticket.user_id,
-        request_id=ticket.request_id,
-        thread_id=ticket.thread_id,
+        **answering(ticket),
         message_id=reviewer_message_id(ticket.escalation_id),
         action=ticket.action,
         answer=ticket.answer,

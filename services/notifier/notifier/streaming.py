@@ -6,11 +6,9 @@ Nothing here knows about HTTP requests: a ``StreamPlan`` says what to stream and
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
-from typing import Any
 
 import anyio
 from nats.js import JetStreamContext
@@ -21,6 +19,7 @@ from notifier.events import StoredEvent, stored_event
 from notifier.fanout import FanOut, ListenerOverflowed, remove_consumer
 from notifier.wire import PING, SseFrame, comment_frame
 from policypal.contracts import CHAT_TERMINAL_TYPES
+from policypal.contracts.envelope import EnvelopeHead
 from policypal.contracts.streams import EVENTS
 from policypal.contracts.subjects import thread_events_filter
 
@@ -51,11 +50,11 @@ class StreamPlan:
         return thread_events_filter(self.tenant_id, self.thread_id)
 
 
-def _ends(plan: StreamPlan, payload: dict[str, Any]) -> bool:
+def _ends(plan: StreamPlan, head: EnvelopeHead) -> bool:
     return (
         plan.request_id is not None
-        and payload.get("request_id") == plan.request_id
-        and payload.get("type") in plan.terminal_types
+        and head.request_id == plan.request_id
+        and head.type in plan.terminal_types
     )
 
 
@@ -73,11 +72,8 @@ async def already_ended(js: JetStreamContext, plan: StreamPlan) -> bool:
         return False
     if not (raw.subject or "").startswith(plan.subject[:-1]) or raw.data is None:
         return False
-    try:
-        payload = json.loads(raw.data)
-    except ValueError:
-        return False
-    return isinstance(payload, dict) and _ends(plan, payload)
+    head = EnvelopeHead.read(raw.data)
+    return head is not None and _ends(plan, head)
 
 
 def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[SseFrame, bool] | None:
@@ -86,15 +82,15 @@ def _to_sse(plan: StreamPlan, event: StoredEvent) -> tuple[SseFrame, bool] | Non
     With a ``request_id`` only that request's events go out: a client that stops at the first
     terminal event must not read an earlier request's question (its id still counts as seen).
     """
-    if event.payload is None or event.sse is None:
+    if event.head is None or event.sse is None:
         return None
     # Defence in depth: the subject already scopes the tenant; a mislabelled event is still dropped.
-    if event.payload.get("tenant_id") != plan.tenant_id:
+    if event.head.tenant_id != plan.tenant_id:
         logger.warning("skipping event %d of another tenant", event.sequence)
         return None
-    if plan.request_id is not None and event.payload.get("request_id") != plan.request_id:
+    if plan.request_id is not None and event.head.request_id != plan.request_id:
         return None
-    return event.sse, _ends(plan, event.payload)
+    return event.sse, _ends(plan, event.head)
 
 
 async def thread_events(js: JetStreamContext, fanout: FanOut, plan: StreamPlan) -> AsyncGenerator[SseFrame]:

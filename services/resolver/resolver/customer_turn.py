@@ -18,6 +18,7 @@ from policypal.contracts import (
     ResolvedDocument,
     ResponseEvent,
     UserContext,
+    answering,
 )
 from policypal.contracts.dedup_ids import action_handoff_id
 from policypal.state import (
@@ -87,10 +88,7 @@ async def handle_customer_message(
         for d in documents
     ]
     request = ActionRequested(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
+        **answering(event),
         action="inquire",
         query=question,
         documents=scope,
@@ -135,10 +133,7 @@ async def _reply(
     ledger: RequestLedger,
 ) -> None:
     response = ResponseEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
+        **answering(event),
         message_id=assistant_message_id(event.request_id),
         action="inquire",
         answer=text,

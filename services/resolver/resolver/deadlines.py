@@ -20,16 +20,11 @@ from resolver.replies import end_request
 
 def deadline_error(pending: PendingRequest, deadline_seconds: float) -> ErrorEvent:
     """The terminal error of a request that ran out of time."""
-    return ErrorEvent(
-        tenant_id=pending.tenant_id,
-        user_id=pending.user_id,
-        request_id=pending.request_id,
-        thread_id=pending.thread_id,
-        code=ErrorCode.DEADLINE_EXCEEDED,
-        message=(
-            f"PolicyPal could not finish this request within {deadline_seconds:g} seconds. "
-            "Please send it again; if this keeps happening, tell your administrator."
-        ),
+    return ErrorEvent.ending(
+        pending,
+        ErrorCode.DEADLINE_EXCEEDED,
+        f"PolicyPal could not finish this request within {deadline_seconds:g} seconds. "
+        "Please send it again; if this keeps happening, tell your administrator.",
         retryable=True,
     )
 

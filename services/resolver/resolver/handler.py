@@ -15,7 +15,7 @@ from policypal.bus import Unprocessable, publish_event
 from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, InterruptEvent, UserContext
 from policypal.contracts.codes import ErrorCode
 from policypal.contracts.dedup_ids import action_handoff_id, interrupt_id_for
-from policypal.contracts.envelope import Envelope
+from policypal.contracts.envelope import Envelope, answering
 from policypal.state import (
     ChatTerminal,
     ConversationMemory,
@@ -229,10 +229,7 @@ async def _conclude(
         await stores.memory.remember_documents(tenant, conversation_id, registry_entries(outcome))
     elif isinstance(outcome, Question):
         interrupt = InterruptEvent(
-            tenant_id=tenant,
-            user_id=event.user_id,
-            request_id=event.request_id,
-            thread_id=conversation_id,
+            **answering(event),
             interrupt_id=interrupt_id_for(event.request_id),
             interrupt_type=outcome.interrupt_type,
             message=outcome.message,

@@ -1,7 +1,7 @@
 """The hand-off of a complete turn: the action request, and what the conversation keeps of it."""
 
 from policypal.contracts import ActionRequested, CompanyContext, HistoryTurn, UserContext
-from policypal.contracts.envelope import Envelope
+from policypal.contracts.envelope import Envelope, answering
 from policypal.state import RegistryEntry
 from resolver.pipeline import Plan
 
@@ -23,10 +23,7 @@ def action_request(
     turn = plan.turn
     assert turn.action is not None, "a plan has an action"
     return ActionRequested(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
+        **answering(event),
         action=turn.action,
         query=turn.clean_query,
         documents=turn.documents,

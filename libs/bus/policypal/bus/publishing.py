@@ -7,7 +7,7 @@ from faststream.nats import NatsBroker
 from policypal.contracts import StatusEvent
 from policypal.contracts.codes import StatusStage
 from policypal.contracts.dedup_ids import status_id, terminal_id
-from policypal.contracts.envelope import Envelope
+from policypal.contracts.envelope import Envelope, answering
 from policypal.contracts.streams import ACTIONS, CHAT, DLQ, DOCS, EVENTS
 from policypal.contracts.subjects import subject_for
 
@@ -85,10 +85,7 @@ async def publish_status(broker: NatsBroker, request: Envelope, stage: StatusSta
     The Nats-Msg-Id is fixed per request and stage, so a redelivered request does not repeat it.
     """
     status = StatusEvent(
-        tenant_id=request.tenant_id,
-        user_id=request.user_id,
-        request_id=request.request_id,
-        thread_id=request.thread_id,
+        **answering(request),
         stage=stage,
         message=message,
     )

@@ -6,6 +6,7 @@ from policypal.contracts.action_options import (
     audit_options,
     inquire_options,
 )
+from policypal.contracts.action_results import ActionResult, UnrecognisedResult
 from policypal.contracts.codes import DocumentFailureCode, ErrorCode, StatusStage
 from policypal.contracts.company import CompanyContext
 from policypal.contracts.comparison import (
@@ -14,14 +15,21 @@ from policypal.contracts.comparison import (
     HolisticComparison,
     RedlineComparison,
 )
-from policypal.contracts.envelope import SCHEMA_VERSION, Envelope, new_event_id
+from policypal.contracts.envelope import (
+    SCHEMA_VERSION,
+    Envelope,
+    EnvelopeHead,
+    HasRequestEnvelope,
+    RequestEnvelope,
+    answering,
+    new_event_id,
+)
 from policypal.contracts.events import (
     CHAT_TERMINAL_TYPES,
     DOCUMENT_TERMINAL_TYPES,
     EVENT_TYPES,
     ActionName,
     ActionRequested,
-    ActionResult,
     ChatMentions,
     ChatRequested,
     ChatResumed,
@@ -97,6 +105,7 @@ __all__ = [
     "DocumentReady",
     "DocumentUploaded",
     "Envelope",
+    "EnvelopeHead",
     "ErrorCode",
     "ErrorEvent",
     "ErrorNotice",
@@ -104,6 +113,7 @@ __all__ = [
     "EscalationNotice",
     "EscalationStatus",
     "FocusedComparison",
+    "HasRequestEnvelope",
     "HistoryTurn",
     "HolisticComparison",
     "IngestProgress",
@@ -118,6 +128,7 @@ __all__ = [
     "PalAssistPrompt",
     "PartCoverage",
     "RedlineComparison",
+    "RequestEnvelope",
     "ResolvedDocument",
     "ResponseEvent",
     "ResumeKind",
@@ -129,9 +140,11 @@ __all__ = [
     "SummaryResult",
     "TokenEvent",
     "UnrecognisedMetadata",
+    "UnrecognisedResult",
     "Usage",
     "UserContext",
     "WebCitation",
+    "answering",
     "audit_options",
     "inquire_options",
     "new_event_id",

@@ -6,10 +6,10 @@ we do not make.
 """
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Protocol, TypedDict
 
 import uuid_utils
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 SCHEMA_VERSION = 1
 
@@ -43,3 +43,61 @@ class Envelope(BaseModel):
         default=None, description="Conversation id for chat events, document id for ingestion events."
     )
     occurred_at: datetime = Field(default_factory=utc_now)
+
+
+class EnvelopeHead(BaseModel):
+    """What a relay reads of any event to route it unparsed: an event of a type it does not know (a
+    newer producer's) still goes through, so only ``type`` is required."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    type: str
+    tenant_id: str | None = None
+    request_id: str | None = None
+
+    @classmethod
+    def read(cls, data: bytes) -> "EnvelopeHead | None":
+        """The head of the event ``data``; None unless it is a JSON object with a string ``type``."""
+        try:
+            return cls.model_validate_json(data)
+        except ValidationError:
+            return None
+
+
+class HasRequestEnvelope(Protocol):
+    """Whatever names a request: an event, or a record kept about one (an escalation ticket, a deadline)."""
+
+    @property
+    def tenant_id(self) -> str: ...
+
+    @property
+    def user_id(self) -> str: ...
+
+    @property
+    def request_id(self) -> str: ...
+
+    @property
+    def thread_id(self) -> str | None: ...
+
+
+class RequestEnvelope(TypedDict):
+    """The envelope fields an event shares with the request it belongs to."""
+
+    tenant_id: str
+    user_id: str
+    request_id: str
+    thread_id: str | None
+
+
+def answering(request: HasRequestEnvelope) -> RequestEnvelope:
+    """The envelope of an event answering ``request``: its tenant, user, request and thread.
+
+    Spread into the new event (``StatusEvent(**answering(request), stage=..., message=...)``); the
+    event id and time stay the new event's own.
+    """
+    return RequestEnvelope(
+        tenant_id=request.tenant_id,
+        user_id=request.user_id,
+        request_id=request.request_id,
+        thread_id=request.thread_id,
+    )

@@ -3,18 +3,16 @@
 Each model's ``type`` is a fixed literal so any payload can be parsed by ``parse_event``.
 """
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from policypal.contracts.action_options import AuditOptions, InquireOptions
-from policypal.contracts.audit import AuditResult
+from policypal.contracts.action_results import ActionResult, UnrecognisedResult
 from policypal.contracts.codes import AnyDocumentFailureCode, AnyErrorCode, AnyStatusStage
 from policypal.contracts.company import CompanyContext
-from policypal.contracts.comparison import CompareResult
-from policypal.contracts.envelope import Envelope, SafeId
+from policypal.contracts.envelope import Envelope, HasRequestEnvelope, SafeId, answering
 from policypal.contracts.limits import MAX_QUOTE_CHARS, MAX_SOURCE_TEXT
-from policypal.contracts.summary import SummaryResult
 
 DocType = Literal["regulatory", "policy"]
 ActionName = Literal["summarize", "inquire", "compare", "audit"]
@@ -22,10 +20,6 @@ IngestStage = Literal["stored", "parsing", "parsed", "chunked", "embedding", "em
 InterruptKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low"]
 ResumeKind = Literal["action_choice", "doc_choice", "text_input", "retrieval_low", "cancel"]
 ConfidenceTier = Literal["high", "medium", "low"]
-
-
-#: The structured result of an action, one model per action (and per compare mode).
-ActionResult = AuditResult | SummaryResult | CompareResult
 
 
 class _Part(BaseModel):
@@ -289,10 +283,8 @@ class ResponseEvent(Envelope):
     caution: str | None = Field(default=None, description="Shown with a medium-confidence answer.")
     notices: list[str] = Field(default_factory=list)
     cached: bool = False
-    # Left to right: each action's result is read as its model (an audit's needs ``overall_status``, a
-    # summary's ``documents``, a comparison's a known ``mode``); a result none of them reads (a newer
-    # producer's) stays the JSON object it is, so the event still parses (ADR 0002).
-    result: Annotated[ActionResult | dict[str, Any] | None, Field(union_mode="left_to_right")] = Field(
+    # Left to right: each action's model first, the catch-all last (contracts/action_results.py).
+    result: Annotated[ActionResult | UnrecognisedResult | None, Field(union_mode="left_to_right")] = Field(
         default=None, description="Structured result of the action (e.g. the audit report), when it has one."
     )
     web_citations: list[WebCitation] = Field(
@@ -336,18 +328,10 @@ class ErrorEvent(Envelope):
 
     @classmethod
     def ending(
-        cls, request: Envelope, code: AnyErrorCode, message: str, *, retryable: bool = False
+        cls, request: HasRequestEnvelope, code: AnyErrorCode, message: str, *, retryable: bool = False
     ) -> "ErrorEvent":
         """The terminal error of ``request``'s request, on its thread."""
-        return cls(
-            tenant_id=request.tenant_id,
-            user_id=request.user_id,
-            request_id=request.request_id,
-            thread_id=request.thread_id,
-            code=code,
-            message=message,
-            retryable=retryable,
-        )
+        return cls(**answering(request), code=code, message=message, retryable=retryable)
 
 
 AnyEvent = Annotated[

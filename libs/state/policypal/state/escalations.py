@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from redis.asyncio import Redis
 
 from policypal.contracts import ActionName, Citation, Envelope, EscalationEvent, EscalationStatus
-from policypal.contracts.envelope import utc_now
+from policypal.contracts.envelope import answering, utc_now
 from policypal.state import keys
 
 # Resolves the ticket only if it is still pending: returns the stored ticket (JSON) when this call
@@ -95,10 +95,7 @@ class EscalationTicket(BaseModel):
     def pending_event(self, message: str) -> EscalationEvent:
         """The terminal event of the request that opened the ticket, telling the asker ``message``."""
         return EscalationEvent(
-            tenant_id=self.tenant_id,
-            user_id=self.user_id,
-            request_id=self.request_id,
-            thread_id=self.thread_id,
+            **answering(self),
             escalation_id=self.escalation_id,
             status="pending_human",
             message=message,

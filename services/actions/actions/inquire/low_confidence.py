@@ -13,7 +13,7 @@ to this worker unchanged but for that choice.
 """
 
 from actions.inquire.confidence import Confidence
-from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption, ResumePoint
+from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption, ResumePoint, answering
 from policypal.contracts.dedup_ids import interrupt_id_for
 
 OPTIONS = [
@@ -28,10 +28,7 @@ def low_confidence_interrupt(event: ActionRequested, confidence: Confidence) -> 
     """The ``retrieval_low`` question ending ``event``; its id is stable across redeliveries."""
     where = "the tagged documents" if event.documents else "your library"
     return InterruptEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
+        **answering(event),
         interrupt_id=interrupt_id_for(event.request_id),
         interrupt_type="retrieval_low",
         message=(

@@ -7,7 +7,7 @@ from faststream.nats import NatsBroker
 
 from actions.lifecycle.patient_publish import publish_patiently
 from policypal.bus import publish_event, publish_recorded_terminal
-from policypal.contracts import ActionRequested, TokenEvent
+from policypal.contracts import ActionRequested, TokenEvent, answering
 from policypal.state import ChatTerminal, ConversationRecord, RequestLedger, assistant_message_id
 
 #: A token publish slower than this means the machine is loaded: hold the next pieces back.
@@ -45,10 +45,7 @@ class TokenPublisher:
         if not self._pending:
             return
         token = TokenEvent(
-            tenant_id=self._request.tenant_id,
-            user_id=self._request.user_id,
-            request_id=self._request.request_id,
-            thread_id=self._request.thread_id,
+            **answering(self._request),
             message_id=self._message_id,
             index=self._index,
             text=self._pending,

@@ -30,6 +30,7 @@ from policypal.contracts import (
     ResumePoint,
     Usage,
     WebCitation,
+    answering,
 )
 from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.state import (
@@ -201,10 +202,7 @@ class Ending:
 def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEvent:
     """The terminal response of ``event`` carrying ``answer``."""
     return ResponseEvent(
-        tenant_id=event.tenant_id,
-        user_id=event.user_id,
-        request_id=event.request_id,
-        thread_id=event.thread_id,
+        **answering(event),
         message_id=assistant_message_id(event.request_id),
         action=event.action,
         answer=answer.answer,

@@ -14,12 +14,15 @@ import argparse
 import asyncio
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from actions.audit.checking import TargetCheck, check_target, governing_verdict
 from actions.audit.clauses import Clause, policy_clauses, text_clauses
-from actions.audit.matching import Candidate, TargetRules, governing_rules
+from actions.audit.judgement import Verdict
+from actions.audit.lexicon import Lexicon, act_lexicon
+from actions.audit.matching import Candidate, Matched, TargetRules, governing_rules
 from actions.audit.target_rules import target_rules
 from actions.sentences import embed_texts
 from bench.audit_corpus.corpus import Source, normalise
@@ -47,7 +50,9 @@ async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any
             clauses = await _clauses(source, corpus, index)
             vectors = await embed_texts(embedder, [c.text for c in clauses])
             checked: dict[str, tuple[list[list[Candidate]], TargetCheck]] = {}
+            weights: dict[str, dict[str, float]] = {}
             event = request(source, corpus.gold, corpus.texts[source.id])
+            matched = []
             for target in (d for d in event.documents if d.document_id in source.targets):
                 passages = await index.document_chunk_vectors(
                     tenant_id=TENANT, user_id=USER, document_id=target.document_id
@@ -55,9 +60,23 @@ async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any
                 rules = TargetRules.of(
                     await target_rules(event, target, index=index, embedder=embedder), passages
                 )
-                candidates = governing_rules([c.text for c in clauses], vectors, rules)
-                checked[target.document_id] = (candidates, check_target(clauses, candidates, target, 0))
-            _count(source, clauses, checked, counts, filler, show)
+                matched.append(
+                    Matched(target, rules, governing_rules([c.text for c in clauses], vectors, rules))
+                )
+            lexicon = await act_lexicon(embedder, clauses, matched)
+            for m in matched:
+                check = check_target(clauses, m.candidates, m.target, 0, m.rules.rarity, lexicon)
+                checked[m.target.document_id] = (m.candidates, check)
+                weights[m.target.document_id] = m.rules.rarity
+            _count(
+                source,
+                clauses,
+                checked,
+                counts,
+                filler,
+                show,
+                _judged_as_audited(weights, lexicon),
+            )
     finally:
         await index.aclose()
     return {**counts, "filler_findings": dict(filler)}
@@ -71,6 +90,17 @@ async def _clauses(source: Source, corpus: Corpus, index: ChunkIndex) -> list[Cl
     return text_clauses(corpus.texts[source.id])
 
 
+def _judged_as_audited(
+    weights: dict[str, dict[str, float]], lexicon: Lexicon
+) -> Callable[[str, Clause, Candidate], Verdict | None]:
+    """The verdict on a clause and a candidate of a target, as ``audit`` reaches it."""
+
+    def verdict_of(target: str, clause: Clause, candidate: Candidate) -> Verdict | None:
+        return governing_verdict(clause, candidate, weights[target], lexicon)
+
+    return verdict_of
+
+
 def _count(
     source: Source,
     clauses: list[Clause],
@@ -78,7 +108,9 @@ def _count(
     counts: Counter[str],
     filler: Counter[str],
     show: bool,
+    verdict_of: Callable[[str, Clause, Candidate], Verdict | None],
 ) -> None:
+    """Count where each planted violation of ``source`` is lost; ``verdict_of`` judges as the audit does."""
     planted = [normalise(c.text) for c in (*source.violations, *source.compliant)]
     for _, check in checked.values():
         for breach in check.breaches:
@@ -105,7 +137,7 @@ def _count(
         hits = [k for k, c in enumerate(candidates) if c.rule.page in rule.pages]
         counts["gold_in_candidates"] += bool(hits)
         counts["gold_most_related"] += bool(hits) and hits[0] == 0
-        verdict = governing_verdict(clauses[positions[0]], candidates[hits[0]]) if hits else None
+        verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
         counts["found_on_gold_page"] += any(
             b.target.document_id == rule.target and b.rule.page in rule.pages for b in flagged
@@ -113,7 +145,7 @@ def _count(
         if show:
             print(f"\n[{gold.id} {gold.kind}] {gold.text[:150]}\n  gold {rule.target} p{sorted(rule.pages)}")
             for k, candidate in enumerate(candidates):
-                judged = governing_verdict(clauses[positions[0]], candidate)
+                judged = verdict_of(rule.target, clauses[positions[0]], candidate)
                 mark = "*" if k in hits else " "
                 said = f"{'CONFLICT' if judged.conflict else 'ok'}:{judged.reading}" if judged else "-"
                 print(
@@ -133,8 +165,14 @@ def main() -> None:
         "--index", type=Path, default=Path("bench/.cache/audit_index"), help="kept Qdrant folder"
     )
     parser.add_argument("--show", action="store_true", help="print each violation with its candidate rules")
+    parser.add_argument("--split", choices=["dev", "held-out"], default="dev", help="held-out: counts only")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(diagnose(load_corpus("dev"), args.index, args.show)), indent=1))
+    print(
+        json.dumps(
+            asyncio.run(diagnose(load_corpus(args.split), args.index, args.show and args.split == "dev")),
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@ def test_terms_are_stemmed_lower_case_words_without_stop_words() -> None:
     ]
 
 
+def test_typeset_apostrophes_read_as_plain_ones() -> None:
+    assert sparse_terms.terms("The program’s name; don’t compute it") == ["program", "name", "comput"]
+    assert sparse_terms.terms("The program’s name") == sparse_terms.terms("The program's name")
+
+
 def test_document_weights_saturate_with_repetition_and_shrink_with_length() -> None:
     once = sparse_terms.document_vector("retention")
     thrice = sparse_terms.document_vector("retention retention retention")

@@ -3,8 +3,10 @@
 import pytest
 
 from actions.audit.judgement import Verdict, judge, severity_of
+from actions.audit.lexicon import Lexicon
 from actions.audit.polarity import stance
 from policypal.contracts.audit import Modality
+from policypal.embeddings import MiniLMEmbedder
 
 MUST_ENCRYPT: tuple[str, Modality, str] = ("Personal data must be encrypted at rest.", "obligation", "must")
 MUST_NOT_SHARE: tuple[str, Modality, str] = (
@@ -316,3 +318,113 @@ def test_severity_is_high_for_must_and_must_not_and_medium_for_should() -> None:
     assert severity_of("prohibition") == "High"
     assert severity_of("recommendation") == "Medium"
     assert severity_of("recommendation_against") == "Medium"
+
+
+# What the clause speaks of
+
+
+def test_a_clause_about_something_else_breaks_nothing_despite_its_negation() -> None:
+    verdict = verdict_of(
+        "The checks are meant to help reviewers, not to replace them.",
+        "Every change must be reviewed by a second engineer before release.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict.conflict is False
+    assert "something else" in verdict.rationale
+
+
+def test_a_clause_that_turns_away_from_something_other_than_the_required_act_agrees() -> None:
+    verdict = verdict_of(
+        "Maintainer scripts start services through invoke-rc.d rather than by calling init scripts.",
+        "Maintainer scripts must use invoke-rc.d to invoke the init scripts.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict.conflict is False
+
+
+def test_a_prohibition_is_broken_only_by_doing_its_act() -> None:
+    rule = ("Do not close the bug report until a proper man page is available.", "prohibition", "Do not")
+
+    assert verdict_of("The help output ends with the address for bug reports.", *rule).conflict is False
+    closing = verdict_of("Bug reports about a missing man page are closed when the fix is uploaded.", *rule)
+    assert (closing.conflict, closing.reading) == (True, "polarity")
+    assert "closed" in closing.rationale
+
+
+def test_the_purpose_of_a_rule_is_not_what_it_forbids() -> None:
+    verdict = verdict_of(
+        "Conffile: a configuration file that dpkg tracks, so that local changes are preserved on upgrade.",
+        "In order to ensure that local changes are preserved correctly, packages must not contain or make "
+        "hard links to conffiles.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict.conflict is False
+
+
+def test_leaving_out_what_a_passive_rule_requires_conflicts() -> None:
+    verdict = verdict_of(
+        "Copyright notices are omitted from binary packages.",
+        "The copyright notices of a package must be copied into every binary package.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+
+
+def test_a_clause_restating_a_rule_with_an_exception_agrees_with_it() -> None:
+    rule = "Personal data must not be transferred to a vendor without the written consent of the customer."
+
+    assert verdict_of(rule, rule, "prohibition", "must not").conflict is False
+
+
+def test_an_area_the_rule_turns_away_from_is_not_one_it_requires() -> None:
+    verdict = verdict_of(
+        "The tool installs its programs into /usr/bin.",
+        "Locally installed software must be placed within /usr/local rather than /usr.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+
+
+async def test_a_clause_doing_the_forbidden_act_in_other_words_conflicts_given_a_lexicon(
+    embedder: MiniLMEmbedder,
+) -> None:
+    clause = "Every error message now starts with a capital letter."
+    rule = "Error messages should not begin with a capital letter."
+    lexicon = await Lexicon.of(embedder, [clause, "begin"])
+
+    assert verdict_of(clause, rule, "recommendation_against", "should not").conflict is False
+    verdict = judge(clause, rule, "recommendation_against", "should not", lexicon=lexicon)
+    assert verdict is not None
+    assert verdict.conflict is True
+
+
+def test_a_permission_about_something_other_than_the_required_act_waives_nothing() -> None:
+    verdict = verdict_of(
+        "Maintainer scripts can disable the service manager before the installation.",
+        "Maintainer scripts must use update-rc.d to interact with the service manager.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict.conflict is False
+
+
+def test_a_purpose_is_not_what_a_negation_before_it_governs() -> None:
+    verdict = verdict_of(
+        "Source packages and the build run on the farm.",
+        "Source packages should specify which packages must not be installed in order to build correctly.",
+        "recommendation",
+        "should",
+    )
+
+    assert verdict.conflict is False

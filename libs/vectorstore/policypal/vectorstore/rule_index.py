@@ -1,6 +1,6 @@
 """The ``rules`` collection: one point per normative statement (rule unit) of a document.
 
-A sibling of ``chunks`` (docs/adr/0006-rule-units.md): rules are sentence-sized, so they get their own
+A sibling of ``chunks`` (docs/adr/0006-rule-units-and-clause-level-audit.md): rules are sentence-sized, so they get their own
 dense vectors, and an audit reads a target's rules whole (a scroll by document, vectors included) to
 match every clause of the audited source against them in memory. Payload is scoped by tenant and
 user like the chunks'; every read filters by tenant and user, every delete by tenant.

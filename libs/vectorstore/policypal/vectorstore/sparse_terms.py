@@ -29,13 +29,16 @@ _STOP_WORD_LIST = """a about above after again against all am an and any are as 
     myself no nor not now of off on once only or other our ours ourselves out over own same she should so
     some such than that the their theirs them themselves then there these they this those through to too
     under until up very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves"""
+    yours yourself yourselves aren't can't couldn't didn't doesn't don't hadn't hasn't haven't isn't mustn't
+    shan't shouldn't wasn't weren't won't wouldn't"""
 _STOP_WORDS = frozenset(_STOP_WORD_LIST.split())
 
 
 def terms(text: str) -> list[str]:
     """The index terms of ``text`` in order: stemmed, lower-case, without stop words."""
-    return [_stem(word) for word in _WORD.findall(text.lower()) if word not in _STOP_WORDS]
+    # Typeset apostrophes ("program’s", "don’t") read as plain ones, so the stemmer sees a possessive.
+    words = _WORD.findall(text.lower().replace("’", "'"))
+    return [_stem(word) for word in words if word not in _STOP_WORDS]
 
 
 def document_vector(text: str) -> models.SparseVector:

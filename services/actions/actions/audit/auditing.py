@@ -19,6 +19,7 @@ from actions.audit.checking import TargetCheck, check_target
 from actions.audit.clauses import Clause, policy_clauses, text_clauses
 from actions.audit.coverage import target_coverage
 from actions.audit.drafted_audit import draft_checks
+from actions.audit.lexicon import act_lexicon
 from actions.audit.matching import Matched, TargetRules, governing_rules
 from actions.audit.report import AuditScope, compose_audit
 from actions.audit.target_rules import target_rules
@@ -84,7 +85,11 @@ async def audit(
         except LLMError as exc:
             logger.warning("audit judged offline: %s", exc)
             notices.append(llm_fallback_notice("audit"))
-    checks = [check_target(source.clauses, m.candidates, m.target, m.binding) for m in matched]
+    lexicon = await act_lexicon(embedder, source.clauses, matched)
+    checks = [
+        check_target(source.clauses, m.candidates, m.target, m.binding, m.rules.rarity, lexicon)
+        for m in matched
+    ]
     return replace(_composed(scope, source, checks, matched), notices=notices, usage=Usage())
 
 
@@ -163,7 +168,8 @@ def _targets(event: ActionRequested) -> list[ResolvedDocument]:
     ]
     if not targets:
         raise Refusal(
-            ErrorCode.AUDIT_NEEDS_TARGETS, "Please tag the regulations to audit against (1 to 5 documents)."
+            ErrorCode.AUDIT_NEEDS_TARGETS,
+            f"Please tag the regulations to audit against (1 to {MAX_DOCUMENTS} documents).",
         )
     if len(targets) > MAX_DOCUMENTS:
         raise Refusal(

@@ -10,12 +10,13 @@ governs it most, not against whatever rule it can be made to contradict. A claus
 stands out for (``RELATED``) has no governing rule there.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from actions.audit.clauses import Clause
 from actions.audit.judgement import Reading, Verdict, judge, severity_of
+from actions.audit.lexicon import Lexicon
 from actions.audit.matching import Candidate
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
@@ -29,7 +30,9 @@ FLAG: Final[dict[Reading, float]] = {
     "quantity": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     "required_path": RELATED,
-    "polarity": RELATED,
+    # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
+    # itself names (``judgement``), so the rule need not stand out quite as clearly.
+    "polarity": RELATED - 0.4,
     "model": RELATED,
 }
 #: A polarity reading judges only the clause's most related rules: further down, a rule shares words
@@ -78,8 +81,11 @@ def check_target(
     candidates: Sequence[Sequence[Candidate]],
     target: ResolvedDocument,
     rules: int,
+    weights: Mapping[str, float] | None = None,
+    lexicon: Lexicon | None = None,
 ) -> TargetCheck:
-    """Judge each clause against its candidate rules in ``target`` (``rules`` binding rules in all)."""
+    """Judge each clause against its candidate rules in ``target`` (``rules`` binding rules in all;
+    ``weights``: its key terms' rarity, ``TargetRules.rarity``; ``lexicon``: words naming the same act)."""
     check = TargetCheck(target, rules)
     lowest = min(FLAG.values())
     for clause, found in zip(clauses, candidates, strict=True):
@@ -87,7 +93,7 @@ def check_target(
             (c, v)
             for rank, c in enumerate(found)
             if c.standing >= lowest
-            and (v := governing_verdict(clause, c))
+            and (v := governing_verdict(clause, c, weights, lexicon))
             and (rank < POLARITY_RANKS or v.reading != "polarity")
         ]
         broken = _breaches(judged)
@@ -107,12 +113,17 @@ def check_target(
     return check
 
 
-def governing_verdict(clause: Clause, candidate: Candidate) -> Verdict | None:
+def governing_verdict(
+    clause: Clause,
+    candidate: Candidate,
+    weights: Mapping[str, float] | None = None,
+    lexicon: Lexicon | None = None,
+) -> Verdict | None:
     """The verdict on ``clause`` under the candidate's rule; None when the rule cannot be broken."""
     rule = candidate.rule
     if not is_binding(rule.modality):
         return None
-    return judge(clause.text, rule.text, rule.modality, rule.modal_words)
+    return judge(clause.text, rule.text, rule.modality, rule.modal_words, weights, lexicon)
 
 
 def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:

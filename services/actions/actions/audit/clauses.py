@@ -5,6 +5,7 @@ fragments are not clauses). A document's clauses come from all of its chunks, bo
 each with the chunk that holds it for its citation; a pasted text's are spans of that text.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -12,6 +13,8 @@ from typing import Final
 from policypal.rules import boilerplate_chunks, document_clauses, quote_around, segment
 from policypal.vectorstore import ChunkPoint
 
+# "Term: a/an/the …", a glossary entry.
+_DEFINITION: Final = re.compile(r"^[\w .'’/-]{1,40}:\s+(?:a|an|the)\s", re.IGNORECASE)
 #: More clauses than this are not checked (about 120 pages of policy): the report says how many were.
 MAX_CLAUSES: Final = 3000
 
@@ -53,5 +56,7 @@ def policy_clauses(chunks: Sequence[ChunkPoint]) -> list[Clause]:
 
 
 def _is_claim(plain: str) -> bool:
-    """A statement, not a question or a greeting line."""
-    return not plain.rstrip().endswith("?")
+    """A statement: not a question, a lead-in ("Download notes:") or a glossary entry ("Binary
+    package: the .deb file that…"), which define words rather than state a practice."""
+    text = plain.strip()
+    return not (text.endswith(("?", ":")) or _DEFINITION.match(text))

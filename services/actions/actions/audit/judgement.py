@@ -4,27 +4,33 @@ Readings, the most specific that applies deciding:
 1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
 2. paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
-3. polarity: what the rule requires (must, should) against a clause that denies, omits or waives it;
-   what the rule forbids (must not, should not) against a clause that does, permits or requires it;
-   a rule that allows only what it names against a clause that permits more; and a term the rule
-   negates ("so that they don't grow indefinitely") that the clause affirms ("are left to grow").
+3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
+   requires (must, should) against a clause that denies, omits or waives its act; what the rule
+   forbids (must not, should not) against a clause that does or permits that act; a rule that allows
+   only what it names against a clause that permits more; and a term the rule negates ("so that they
+   don't grow indefinitely") that the clause affirms ("are left to grow").
 Every verdict says which reading made it and quotes the words that decided, so a reviewer can check
 it in seconds. A rule that only permits ("may") cannot be broken.
 """
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from actions.audit.matching import shared_words
+from actions.audit.lexicon import Lexicon
+from actions.audit.matching import key_terms, shared_words
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
-    affirmed_terms,
+    denied_terms,
     negated_terms,
     requires_exception,
     restricts,
+    rule_act,
     stance,
+    without_purpose,
 )
+from actions.audit.proposition import Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding
@@ -54,12 +60,23 @@ class Verdict:
     suggestion: str = ""
 
 
-def judge(clause: str, rule: str, modality: Modality, modal_words: str) -> Verdict | None:
-    """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when not binding."""
+def judge(
+    clause: str,
+    rule: str,
+    modality: Modality,
+    modal_words: str,
+    weights: Mapping[str, float] | None = None,
+    lexicon: Lexicon | None = None,
+) -> Verdict | None:
+    """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when not binding.
+
+    ``weights`` are the key terms' rarity among the target's rules (a rare term shared says more);
+    ``lexicon`` reads a clause's word as the rule's verb when they name the same act.
+    """
     if not is_binding(modality):
         return None
     at = rule.lower().find(modal_words.lower())
-    after = rule[at + len(modal_words) :] if at >= 0 else rule
+    after = rule_act(rule, modal_words)
     # "must not be transferred without consent" forbids going without consent: it requires consent.
     exception = modality in NEGATIVE_MODALITIES and requires_exception(after)
     negative = modality in NEGATIVE_MODALITIES and not exception
@@ -68,7 +85,15 @@ def judge(clause: str, rule: str, modality: Modality, modal_words: str) -> Verdi
     return (
         _by_quantity(clause, rule, negative, said)
         or _by_path(clause, rule, after, negative, said)
-        or _by_polarity(clause, after, negative, said, binding)
+        or _by_polarity(
+            clause,
+            Proposition.of(rule[: max(at, 0)], after, negative),
+            after,
+            negative,
+            (said, binding),
+            weights or {},
+            lexicon,
+        )
     )
 
 
@@ -94,7 +119,8 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
     # locate its subject ("files located in /var/tmp must not be deleted").
     if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
         return None
-    areas = sorted({p for p in paths(rule) if p != "/"})
+    # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
+    areas = sorted({p for p in paths(rule, affirmed_only=not negative) if p != "/"})
     used = paths(clause, affirmed_only=True)
     # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
     # say which one it forbids: polarity decides instead.
@@ -121,26 +147,56 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
     )
 
 
-def _by_polarity(clause: str, after: str, negative: bool, said: str, binding: str) -> Verdict:
-    """Polarity of the clause against what the rule says after its modal words (``after``)."""
-    position = stance(clause)
-    if negative and position in ("does", "permits"):
-        doing = "allows it" if position == "permits" else "does or requires it"
-        return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing}.", _REFRAIN)
+def _by_polarity(
+    clause: str,
+    rule: Proposition,
+    after: str,
+    negative: bool,
+    wording: tuple[str, str],
+    weights: Mapping[str, float],
+    lexicon: Lexicon | None,
+) -> Verdict:
+    """Polarity of the clause against the rule's proposition: the clause must deny, leave out, do or
+    permit what the rule itself names (``proposition``). ``wording``: what the rule says, and binds."""
+    said, binding = wording
+    # "…so that it can be piped" is why, not a permission: the stance is read without the purpose.
+    position = stance(without_purpose(clause))
+    terms = key_terms(without_purpose(clause))
+    denied = denied_terms(clause)
+    affirmed = terms - denied - negated_terms(clause)
+    # A clause that does not speak of what the rule is about can neither break nor keep it.
+    if not rule.spoken_of(terms, weights):
+        return Verdict(False, "polarity", f"{said}; the clause speaks of something else.")
     if negative:
-        return Verdict(False, "polarity", f"{said}; the clause agrees.")
-    if position in ("does_not", "waives"):
-        denying = "makes it optional" if position == "waives" else "denies or omits it"
-        return Verdict(True, "polarity", f"{said} ({binding}); the clause {denying}.", _AGREE)
+        act = rule.act_in(clause, affirmed, lexicon) if rule.spoken_of(affirmed, weights) else None
+        if position in ("does", "permits") and act is not None:
+            doing = "allows" if position == "permits" else "does or requires"
+            words = _words(clause, affirmed & rule.about)
+            return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
+        return Verdict(False, "polarity", f"{said}; the clause does not do what it forbids.")
+    if position == "waives" and terms & rule.head:
+        words = _words(clause, terms & rule.about)
+        return Verdict(
+            True, "polarity", f"{said} ({binding}); the clause makes it optional: {words}.", _AGREE
+        )
+    left_out = denied & rule.head
+    if left_out and position == "does_not":
+        words = _words(clause, left_out)
+        return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
     if position == "permits" and restricts(after):
         return Verdict(
             True, "polarity", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
-    ruled_out = negated_terms(after) & affirmed_terms(clause)
-    if ruled_out:
-        words = ", ".join(w for w in shared_words(clause, " ".join(sorted(ruled_out)))) or "what it rules out"
+    done = rule.ruled_out & affirmed
+    if done:
+        words = _words(clause, done)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
+
+
+def _words(clause: str, shared: frozenset[str]) -> str:
+    """The clause's own words for ``shared`` terms, for the rationale."""
+    return ", ".join(shared_words(clause, " ".join(sorted(shared)))) or ", ".join(sorted(shared))
 
 
 def severity_of(modality: Modality) -> Severity:

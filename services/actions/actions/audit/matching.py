@@ -117,6 +117,11 @@ def key_terms(text: str) -> frozenset[str]:
     return frozenset(t for t in terms(text) if t not in _GENERIC and not t.isdigit())
 
 
+def key_terms_in_order(text: str) -> list[str]:
+    """The stemmed content terms of ``text`` in reading order, each once."""
+    return list(dict.fromkeys(t for t in terms(text) if t not in _GENERIC and not t.isdigit()))
+
+
 def governing_rules(
     clauses: Sequence[str],
     clause_vectors: npt.NDArray[np.float32],

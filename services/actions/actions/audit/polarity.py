@@ -1,10 +1,12 @@
-"""Polarity: whether a sentence does, denies, permits or waives what it is about, and which of its
-terms it negates.
+"""Polarity: whether a sentence does, denies, permits or waives what it is about, which of its
+terms it negates or leaves out, what is only its purpose, and the verbs a rule's act opens with.
 
 "We never ship…" denies; "Staff may…" permits; "need not", "is optional", "no consent needed" waive;
 anything else states a practice, which does. A negation inside a condition or a relative clause
 ("if it is not…", "files that are not…") does not deny the main statement. "must not … without
-consent" forbids going without consent: a double negative that requires consent.
+consent" forbids going without consent: a double negative that requires consent. Leaving out is
+denying too ("copyright lines are omitted", "rather than calling the scripts"), and a purpose or a
+reason ("so that local changes are preserved") says why, not what is done.
 """
 
 import re
@@ -35,7 +37,8 @@ _QUALIFIER: Final = re.compile(
     re.IGNORECASE,
 )
 # What a negation governs: the words after it up to the end of its clause, at most a few.
-_SCOPE: Final = re.compile(r"^[^,.;:()]{0,60}")
+# A purpose ("in order to build") is not what the negation before it governs.
+_SCOPE: Final = re.compile(r"^(?:(?!\b(?:so\s+that|in\s+order|so\s+as\s+to|because)\b)[^,.;:()]){0,60}", re.I)
 # "must not … without X", "must not … unless X": the exception is what the rule requires.
 _EXCEPTION: Final = re.compile(r"^[^.;:(]{0,80}?\b(?:without|unless|except)\b", re.IGNORECASE)
 # The restrictive "only": "must consist only of …", "may only be …".
@@ -90,3 +93,76 @@ def negated_terms(sentence: str) -> frozenset[str]:
 def affirmed_terms(sentence: str) -> frozenset[str]:
     """The key terms of ``sentence`` that no negation governs."""
     return key_terms(sentence) - negated_terms(sentence)
+
+
+# Denial in the wider sense: a negation, or a verb of leaving out or putting something else in its place.
+_DENIAL: Final = re.compile(
+    _NEGATION.pattern
+    + r"|\b(?:avoid(?:s|ed|ing)?|exclud(?:e|es|ed|ing)|drop(?:s|ped|ping)?|instead\s+of|rather\s+than|"
+    r"(?:leave|leaves|leaving|left)\s+out|in\s+place\s+of)\b",
+    re.IGNORECASE,
+)
+# A purpose or a reason says why, not what is done: "so that local changes are preserved".
+_PURPOSE_AFTER: Final = re.compile(
+    r"(?:\bso\s+that|\bin\s+order\s+(?:to|that)|\bso\s+as\s+to|\bbecause\b|,\s*since\b|,\s*as\b)[^.;]*", re.I
+)
+_PURPOSE_BEFORE: Final = re.compile(r"^\W*(?:in\s+order\s+to|to\s+ensure|so\s+as\s+to)\b[^,;]*[,;]", re.I)
+# A participle of leaving out after its object: "copyright lines are omitted".
+_LEFT_OUT: Final = re.compile(
+    r"\b(?:is|are|was|were|be|been|gets?)\s+(?:\w+ly\s+)?(?:omitted|skipped|excluded|dropped|left\s+out|"
+    r"disabled|ignored|waived|avoided|bypassed|exempted)\b",
+    re.IGNORECASE,
+)
+_SCOPE_BEFORE: Final = re.compile(r"[^,.;:()]{0,60}$")
+
+
+def without_purpose(sentence: str) -> str:
+    """``sentence`` without its purpose or reason clauses: what it does, not why."""
+    return _PURPOSE_AFTER.sub(" ", _PURPOSE_BEFORE.sub(" ", sentence))
+
+
+def denied_terms(sentence: str) -> frozenset[str]:
+    """The key terms ``sentence`` denies, leaves out or replaces ("packages do not include manual
+    pages" → manual, page; "copyright lines are omitted" → copyright, line), outside conditions."""
+    text = without_purpose(sentence)
+    found: set[str] = set()
+    for match in _DENIAL.finditer(text):
+        if _QUALIFIER.search(text[: match.start()]):
+            continue
+        scope = _SCOPE.match(text[match.end() :])
+        named = key_terms(scope.group(0)) if scope else frozenset()
+        if not named:
+            before = _SCOPE_BEFORE.search(text[: match.start()])
+            named = key_terms(before.group(0)) if before else frozenset()
+        found |= named
+    for match in _LEFT_OUT.finditer(text):
+        before = _SCOPE_BEFORE.search(text[: match.start()])
+        if before and not _QUALIFIER.search(text[: match.start()]):
+            found |= key_terms(before.group(0))
+    return frozenset(found)
+
+
+# Words between a modal form and its verb: "must not be deleted", "must not ever attempt".
+_AUXILIARY: Final = re.compile(
+    r"^(?:\W*\b(?:be|been|being|have|ever|just|also|directly|\w+ly|to)\b)*\W*", re.I
+)
+_VERBS: Final = re.compile(r"([\w'’-]+)(?:\s+(?:or|and)\s+([\w'’-]+))?")
+
+
+def after_auxiliaries(after: str) -> str:
+    """What follows a modal form once its auxiliaries are read past ("be deleted" → "deleted")."""
+    auxiliary = _AUXILIARY.match(after)
+    return after[auxiliary.end() :] if auxiliary else after
+
+
+def act_verbs(after: str) -> list[str]:
+    """The verbs an act opens with: "close" in "close the bug report", "contain" and "make" in
+    "contain or make hard links"."""
+    words = _VERBS.match(after_auxiliaries(after))
+    return [w for w in words.groups() if w] if words else []
+
+
+def rule_act(rule: str, modal_words: str) -> str:
+    """What a rule says after its modal words: the act it asks for or forbids."""
+    at = rule.lower().find(modal_words.lower())
+    return rule[at + len(modal_words) :] if at >= 0 else rule

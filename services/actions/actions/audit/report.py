@@ -120,9 +120,7 @@ def compose_audit(
         targets_without_rules=scope.targets_without_rules,
         coverage=[item for c in coverage for item in _coverage_items(c, marks)],
     )
-    return ActionAnswer(
-        answer="\n".join(lines).rstrip(), citations=marks.citations, result=result.model_dump(mode="json")
-    )
+    return ActionAnswer(answer="\n".join(lines).rstrip(), citations=marks.citations, result=result)
 
 
 def overall_status(checks: Sequence[TargetCheck], findings: Sequence[AuditFinding]) -> AuditStatus:

@@ -1,0 +1,77 @@
+"""What a rule is about, and whether a clause speaks of it: what a polarity verdict weighs.
+
+A rule is a subject, a modal form and an act ("Log files | must | be rotated occasionally"), often
+with a purpose ("so that they don't grow indefinitely") and, in a prohibition, an exception
+("without consent"). Its proposition is the key terms of its subject and act, the purpose and the
+terms it rules out left aside. A clause can break or keep the rule only when it speaks of that
+proposition (shares enough of its terms, weighted by their rarity among the target's rules); to
+deny an obligation it must deny the act's head (its first terms, and in the passive its subject);
+to break a prohibition it must do the act, by the rule's own verb or a word the lexicon reads as it.
+"""
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from actions.audit.lexicon import Lexicon, words_of
+from actions.audit.matching import key_terms, key_terms_in_order, shared_words
+from actions.audit.polarity import (
+    act_verbs,
+    affirmed_terms,
+    after_auxiliaries,
+    negated_terms,
+    without_purpose,
+)
+
+#: A clause speaks of a proposition when it shares this many of its terms, or this share of their weight.
+MIN_SHARED_TERMS: Final = 2
+MIN_SHARED_WEIGHT: Final = 0.3
+#: The act's first terms (its verb and object): what a clause must deny to deny an obligation.
+HEAD_TERMS: Final = 2
+_PASSIVE: Final = re.compile(r"\W*(?:\w+ly\s+)?be\b", re.IGNORECASE)
+_EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Proposition:
+    """A rule's proposition: its terms, the head of its act, what it rules out, its act's verbs."""
+
+    about: frozenset[str]
+    head: frozenset[str]
+    ruled_out: frozenset[str]
+    verbs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, before: str, after: str, negative: bool) -> "Proposition":
+        """The proposition of a rule whose words before and after its modal form are given."""
+        # "must not share data without consent": the exception is not what is forbidden.
+        exception = _EXCEPTION.search(after) if negative else None
+        act = after[: exception.start()] if exception else after
+        ruled_out = negated_terms(after) - affirmed_terms(after)
+        about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
+        opening = key_terms_in_order(after_auxiliaries(after))[:HEAD_TERMS]
+        subject = key_terms(without_purpose(before)) if _PASSIVE.match(after) else frozenset()
+        return cls(about, frozenset(opening) | subject, ruled_out, tuple(act_verbs(after)))
+
+    def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
+        """Whether a clause with ``terms`` speaks of this proposition (see the module's docstring)."""
+        shared = terms & self.about
+        if not shared:
+            return False
+        total = sum(weights.get(t, 1.0) for t in self.about)
+        carried = sum(weights.get(t, 1.0) for t in shared)
+        return len(shared) >= MIN_SHARED_TERMS or carried >= MIN_SHARED_WEIGHT * total
+
+    def act_in(self, clause: str, affirmed: frozenset[str], lexicon: Lexicon | None) -> str | None:
+        """The clause's word for the act's verb ("starts" for "begin"), "" when the verb is a generic
+        one ("use", "include") and the object decides, None when the clause does not do the act."""
+        stems = key_terms(" ".join(self.verbs))
+        if not stems:
+            return ""
+        if stems & affirmed:
+            return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))
+        if lexicon is None:
+            return None
+        said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]
+        return next((word for verb in self.verbs if (word := lexicon.alike(verb, said))), None)

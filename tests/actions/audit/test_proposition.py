@@ -1,0 +1,61 @@
+"""A rule's proposition: its terms, the head of its act, what it rules out; whether a clause speaks of it."""
+
+from actions.audit.lexicon import Lexicon
+from actions.audit.matching import key_terms
+from actions.audit.proposition import Proposition
+from policypal.embeddings import MiniLMEmbedder
+
+
+def test_the_proposition_leaves_out_the_purpose_and_what_the_rule_rules_out() -> None:
+    rule = Proposition.of("Log files", " be rotated so that they don't grow indefinitely.", negative=False)
+
+    assert {"log", "file", "rotat"} <= rule.about
+    assert not {"grow", "indefinit"} & rule.about
+    # What the purpose negates, the rule rules out: a clause where logs "are left to grow" breaks it.
+    assert rule.ruled_out == frozenset({"grow", "indefinit"})
+
+
+def test_a_term_only_negated_in_the_rule_is_ruled_out() -> None:
+    rule = Proposition.of(
+        "The program's name", " be a constant string; don't compute it from argv[0].", False
+    )
+
+    assert {"comput", "argv"} <= rule.ruled_out
+    assert not rule.ruled_out & rule.about
+
+
+def test_the_head_of_a_passive_act_includes_its_subject() -> None:
+    passive = Proposition.of("The copyright information", " be copied verbatim into each package.", False)
+    active = Proposition.of("Each program", " have an associated manual page.", False)
+
+    assert {"copyright", "inform", "copi"} <= passive.head
+    assert active.head == frozenset({"associ", "manual"})
+
+
+def test_a_prohibition_with_an_exception_forbids_the_act_not_the_exception() -> None:
+    rule = Proposition.of("Personal data", " be transferred without the customer's consent.", negative=True)
+
+    assert "consent" not in rule.about
+    assert rule.verbs == ("transferred",)
+
+
+def test_a_clause_speaks_of_a_proposition_by_two_shared_terms_or_by_a_weighty_one() -> None:
+    rule = Proposition.of("Packages", " contain hard links to conffiles.", negative=True)
+
+    assert rule.spoken_of(key_terms("Our packages contain hard links."), {})
+    assert not rule.spoken_of(key_terms("A conffile is tracked by dpkg."), {})
+    assert rule.spoken_of(key_terms("A conffile is tracked by dpkg."), {"conffil": 9.0})
+
+
+async def test_a_clause_does_the_act_by_its_verb_or_a_word_naming_the_same_act(
+    embedder: MiniLMEmbedder,
+) -> None:
+    rule = Proposition.of("Error messages", " begin with a capital letter.", negative=True)
+    clause = "Every error message starts with a capital letter."
+    lexicon = await Lexicon.of(embedder, [clause, "begin"])
+
+    assert rule.act_in("Error messages begin with a capital.", key_terms("messages begin capital"), None)
+    assert rule.act_in(clause, key_terms(clause), None) is None
+    assert rule.act_in(clause, key_terms(clause), lexicon) == "starts"
+    generic = Proposition.of("Packages", " use the term illegal.", negative=True)
+    assert generic.act_in("We say illegal.", key_terms("We say illegal."), None) == ""

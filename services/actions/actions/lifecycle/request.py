@@ -11,7 +11,6 @@ history, and one to note it was published (only once JetStream acknowledged it).
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from faststream.nats import NatsBroker
 from redis.asyncio import Redis
@@ -76,8 +75,7 @@ class ActionAnswer:
 
     answer: str
     citations: list[Citation]
-    # A plain dict is still accepted (audit's report passes its dump); ResponseEvent reads it as the model.
-    result: ActionResult | dict[str, Any] | None = None
+    result: ActionResult | None = None
     notices: list[str] = field(default_factory=list)
     model: str = OFFLINE_MODEL
     usage: Usage = field(default_factory=Usage)

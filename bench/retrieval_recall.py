@@ -1,4 +1,4 @@
-"""Recall@5 of @Inquire's retrieval against the seed's naive retrieval, in the same run.
+"""Recall@5 of @Inquire's retrieval against a naive retrieval (the raw message, dense top-4), in the same run.
 
     .venv/bin/python -m bench.retrieval_recall
 
@@ -8,7 +8,7 @@ indexed by the real ingestor pipeline. Each question below was written from the 
 drawn at random; questions name no document, so both retrievals
 search the whole library, as a chat message with no tag does.
 
-- ``naive``: seed 000's ``vector_search(query, filter, limit=4)``: the raw message, dense top-4.
+- ``naive``: the first design's ``vector_search(query, filter, limit=4)``: the raw message, dense top-4.
 - ``inquire``: ``actions.inquire.retrieval.retrieve``: hybrid dense + BM25 (RRF), adaptive-k; its
   first 5 chunks count.
 - ablations: dense top-5, and hybrid top-5 without adaptive-k, to show where the gain comes from;

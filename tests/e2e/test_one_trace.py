@@ -1,4 +1,5 @@
-"""Invariant 5: one trace from the HTTP request through every service to the last SSE event.
+"""One trace from the HTTP request through every service to the last SSE event (docs/architecture.md,
+Invariant: one trace).
 
 The system runs as `make up` runs it, exporting spans over OTLP/HTTP to a receiver the test starts.
 """

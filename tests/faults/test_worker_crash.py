@@ -1,5 +1,6 @@
-"""Invariant 2: kill -9 an action worker with many requests in flight; after a restart every request
-has exactly one terminal event and its conversation history holds no duplicate."""
+"""Kill -9 an action worker with many requests in flight; after a restart every request has exactly one
+terminal event and its conversation history holds no duplicate (docs/architecture.md, Invariant: one
+terminal event per request; Invariant: effectively once)."""
 
 import asyncio
 from pathlib import Path

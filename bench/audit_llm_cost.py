@@ -26,6 +26,7 @@ from typing import Any
 from actions.audit.auditing import audit
 from bench.audit_quality import TENANT, USER, Corpus, ingest, load_corpus, request
 from policypal.config import Settings
+from policypal.contracts.audit import AuditResult
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM
 from policypal.vectorstore import ChunkIndex, open_qdrant
@@ -80,11 +81,11 @@ async def measure(corpus: Corpus, qdrant_dir: Path) -> dict[str, Any]:
                 seconds = time.perf_counter() - started
                 sent = server.requests[calls:]
                 clauses = sum(len(_CLAUSE.findall(r.messages[-1]["content"])) for r in sent)
-                result = answer.result or {}
+                result = answer.result if isinstance(answer.result, AuditResult) else None
                 results[source.id] = {
                     "mode": source.mode,
                     "calls": len(sent),
-                    "clauses_checked": result.get("statements_checked", 0),
+                    "clauses_checked": result.statements_checked if result else 0,
                     "clauses_sent": clauses,
                     "prompt_tokens": answer.usage.prompt_tokens,
                     "completion_tokens": answer.usage.completion_tokens,

@@ -12,7 +12,7 @@ topics among ordinary filler. Gold: ``bench/audit_corpus/gold.json``.
 Everything is ingested by the real ingestor pipeline (``bench.offline_pipeline``, 1000/150, MiniLM)
 into a fresh local Qdrant; targets as ``regulatory``, policy-mode sources as ``policy``. Each source
 is then audited by ``actions.audit.auditing.audit`` exactly as the worker calls it, and only its
-public output is read (``ActionAnswer.result`` as an ``AuditResult`` dict, ``.citations``), so the
+public output is read (``ActionAnswer.result``, an ``AuditResult``, as clients read its JSON, and ``.citations``), so the
 bench keeps working when the audit is rewritten. Scoring: ``bench.audit_corpus.scoring``.
 
 Splits: ``dev`` (3 sources) is what to look at while tuning; ``held-out`` (3 sources) exists so that
@@ -56,6 +56,7 @@ from bench.ingestion import CACHE
 from bench.offline_pipeline import offline_pipeline
 from ingestor.pipeline import ChunkingOptions
 from policypal.contracts import ActionRequested, DocType, DocumentReady, DocumentUploaded, ResolvedDocument
+from policypal.contracts.audit import AuditResult
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM
 from policypal.vectorstore import ChunkIndex, open_qdrant
@@ -203,7 +204,8 @@ async def audit_source(
         score.error = f"{type(exc).__name__}: {exc}"
         return score
     seconds = time.perf_counter() - started
-    findings = read_findings(answer.result, answer.citations, corpus.sections)
+    result = answer.result.model_dump(mode="json") if isinstance(answer.result, AuditResult) else None
+    findings = read_findings(result, answer.citations, corpus.sections)
     return score_source(source, findings, gold.targets, seconds)
 
 

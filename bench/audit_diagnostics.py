@@ -1,13 +1,14 @@
 """Where the offline audit loses the dev split's planted violations, stage by stage.
 
-    .venv/bin/python -m bench.audit_diagnostics [--index DIR] [--show]
+    .venv/bin/python -m bench.audit_diagnostics [--index DIR] [--show] [--split dev|held-out]
 
 For each planted violation of the dev sources of ``bench.audit_quality``: is its clause extracted,
-is the gold rule among the clause's candidate rules (and the most related one), does the offline
-judgement call that pair a conflict, and is a finding reported on the gold page. Also counted:
+is the gold rule among the clause's candidate rules (and the most related one; and among those a
+language model would be shown, the ceiling of the model path), does the offline judgement call that
+pair a conflict, and is a finding reported on the gold page. Also counted:
 compliant clauses flagged, and findings on filler by reading. ``--index DIR`` keeps the ingested
 corpus between runs (re-ingesting the targets takes minutes); ``--show`` prints each violation with
-its candidates. Held-out sources are never read.
+its candidates. ``--split held-out`` prints the counts only: its sources are never shown.
 """
 
 import argparse
@@ -20,6 +21,7 @@ from typing import Any
 
 from actions.audit.checking import TargetCheck, check_target, governing_verdict
 from actions.audit.clauses import Clause, policy_clauses, text_clauses
+from actions.audit.drafted_audit import shown_to_model
 from actions.audit.judgement import Verdict
 from actions.audit.lexicon import Lexicon, act_lexicon
 from actions.audit.matching import Candidate, Matched, TargetRules, governing_rules
@@ -137,6 +139,7 @@ def _count(
         hits = [k for k, c in enumerate(candidates) if c.rule.page in rule.pages]
         counts["gold_in_candidates"] += bool(hits)
         counts["gold_most_related"] += bool(hits) and hits[0] == 0
+        counts["gold_shown_to_model"] += any(c.rule.page in rule.pages for c in shown_to_model(candidates))
         verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
         counts["found_on_gold_page"] += any(

@@ -406,6 +406,7 @@ async def test_a_clause_doing_the_forbidden_act_in_other_words_conflicts_given_a
     verdict = judge(clause, rule, "recommendation_against", "should not", lexicon=lexicon)
     assert verdict is not None
     assert verdict.conflict is True
+    assert "“starts” for “begin”" in verdict.rationale
 
 
 def test_a_permission_about_something_other_than_the_required_act_waives_nothing() -> None:

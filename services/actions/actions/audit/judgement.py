@@ -172,6 +172,8 @@ def _by_polarity(
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = _words(clause, affirmed & rule.about)
+            if act and act not in words:
+                words = f"{words} (“{act}” for “{' or '.join(rule.verbs)}”)"
             return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
         return Verdict(False, "polarity", f"{said}; the clause does not do what it forbids.")
     if position == "waives" and terms & rule.head:

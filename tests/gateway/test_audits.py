@@ -13,12 +13,19 @@ from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
-from actions.lifecycle.request import ActionAnswer, Refusal, run_action_request
+from actions.lifecycle.request import ActionAnswer, run_action_request
 from policypal.bus import build_broker
 from policypal.config import Settings
 from policypal.contracts import ActionRequested, CompanyContext
 from policypal.contracts.audit import AuditFinding, AuditResult
-from policypal.state import CompanyProfile, DocumentCatalog, DocumentRecord, DocumentStatus, ProfileStore
+from policypal.state import (
+    CompanyProfile,
+    DocumentCatalog,
+    DocumentRecord,
+    DocumentStatus,
+    ProfileStore,
+    Refusal,
+)
 from tests.support.gateway_client import admin, bearer, make_key, new_id
 from tests.support.jetstream import payload, stream_messages
 

@@ -9,8 +9,8 @@ social contract and of a dated framework, a set of regulations, and company poli
 
 from dataclasses import dataclass
 
-from policypal.state import DocumentRecord, RegistryEntry
-from resolver.pipeline import Outcome, Plan, Question
+from policypal.state import DocumentRecord, Question, RegistryEntry
+from resolver.pipeline import Outcome, Plan
 from tests.resolver.factories import document, entry
 from tests.resolver.scenario_set import Scenario, verdict
 
@@ -93,10 +93,10 @@ def class_verdict(outcome: Outcome, scenario: ClassScenario) -> list[str]:
         missing = [o for o in scenario.options if o not in offered]
         if missing:
             problems.append(f"options {offered} lack {missing}")
-        if scenario.candidates and {c.document_id for c in outcome.turn.candidates} != set(
+        if scenario.candidates and {c.document_id for c in outcome.resume_point.candidates} != set(
             scenario.candidates
         ):
-            found = sorted(c.document_id for c in outcome.turn.candidates)
+            found = sorted(c.document_id for c in outcome.resume_point.candidates)
             problems.append(f"candidates {found} != {sorted(scenario.candidates)}")
     return problems
 

@@ -8,8 +8,8 @@ and the documents; for audit, the source and targets too. Used by the accuracy r
 from dataclasses import dataclass, field
 
 from policypal.contracts import ActionName
-from policypal.state import DocumentRecord, RegistryEntry
-from resolver.pipeline import Outcome, Plan, Question, Refusal
+from policypal.state import DocumentRecord, Question, Refusal, RegistryEntry
+from resolver.pipeline import Outcome, Plan
 from tests.resolver.factories import document, entry
 
 CATALOG: list[DocumentRecord] = [
@@ -385,7 +385,7 @@ def verdict(outcome: Outcome, scenario: Scenario) -> list[str]:
         problems.append(f"outcome {kind} != {scenario.expected}")
     if isinstance(outcome, Refusal):
         return problems
-    turn = outcome.turn
+    turn = outcome.turn if isinstance(outcome, Plan) else outcome.resume_point
     if scenario.action is not None and turn.action != scenario.action:
         problems.append(f"action {turn.action} != {scenario.action}")
     if scenario.expected in {"plan", "text_input", "doc_choice"} and scenario.action is not None:

@@ -1,8 +1,8 @@
 """Answers to PalAssist questions applied to the saved turn."""
 
 from policypal.contracts import InterruptOption, ResolvedDocument, ResumeValue
+from policypal.state import Question
 from resolver.answers import apply_answer, documents_in_answer
-from resolver.pipeline import Question
 from resolver.turn import Turn
 from tests.resolver.factories import chat, document
 

@@ -9,6 +9,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from policypal.config import Settings
 from policypal.contracts import InterruptOption
 from policypal.llm import LLM
+from policypal.state import Question
 from policypal.telemetry import request_scope, service_span
 from resolver.documents import RegistryDocumentMatcher
 from resolver.intent import IntentRequest, PatternIntentClassifier
@@ -16,7 +17,7 @@ from resolver.llm_documents import OFFLINE_NOTICE as DOCUMENTS_OFFLINE
 from resolver.llm_documents import LLMDocumentMatcher
 from resolver.llm_intent import OFFLINE_NOTICE as INTENT_OFFLINE
 from resolver.llm_intent import LLMIntentClassifier
-from resolver.pipeline import Context, Deciders, Plan, Question, advance
+from resolver.pipeline import Context, Deciders, Plan, advance
 from resolver.service import deciders_for
 from resolver.turn import Turn
 from tests.resolver.conftest import llm_settings
@@ -167,7 +168,7 @@ async def test_only_invented_ids_make_the_turn_ask(openai_server: ScriptedOpenAI
     openai_server.enqueue(intent("summarize"), documents(("ghost",)))
     outcome, _ = await run_turn(chat("Summarize that policy"), CATALOG, [entry(BY_ID["kyc"], 1)], deciders)
     assert isinstance(outcome, Question)
-    assert (outcome.interrupt_type, outcome.turn.documents) == ("text_input", [])
+    assert (outcome.interrupt_type, outcome.resume_point.documents) == ("text_input", [])
     assert outcome.message.startswith("I could not tell which document you mean.")
 
 

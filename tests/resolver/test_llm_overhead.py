@@ -8,7 +8,8 @@ per call. Run with ``-s`` to see the table.
 import time
 
 from policypal.llm import LLM
-from resolver.pipeline import Context, Deciders, Plan, Question, advance
+from policypal.state import Question
+from resolver.pipeline import Context, Deciders, Plan, advance
 from resolver.service import llm_deciders, offline_deciders
 from resolver.turn import Turn
 from tests.resolver.factories import chat, entry

@@ -4,9 +4,9 @@ import pytest
 
 from actions.inquire.low_confidence import resume_point
 from policypal.contracts import ActionRequested, ChatResumed, ResolvedDocument, ResumeValue
+from policypal.state import Question, Refusal
 from resolver.answers import apply_answer
 from resolver.low_retrieval import TAG_DOCUMENTS_PROMPT, Escalate, Retry, retried_request
-from resolver.pipeline import Question, Refusal
 from resolver.turn import Turn
 from tests.resolver.factories import CONV, TENANT, USER
 
@@ -56,12 +56,16 @@ def test_tag_documents_asks_for_them_as_text() -> None:
     question = answered("tag_documents")
     assert isinstance(question, Question)
     assert (question.interrupt_type, question.message) == ("text_input", TAG_DOCUMENTS_PROMPT)
-    assert (question.turn.awaiting, question.turn.options, question.turn.action_request) == (
+    assert (
+        question.resume_point.awaiting,
+        question.resume_point.options,
+        question.resume_point.action_request,
+    ) == (
         "documents",
         [],
         None,
     )
-    assert question.turn.step == "validation"
+    assert question.resume_point.step == "validation"
 
 
 def test_ask_a_reviewer_escalates_the_paused_question() -> None:
@@ -76,6 +80,6 @@ def test_an_unknown_choice_asks_again_keeping_the_paused_request() -> None:
     assert isinstance(again, Question)
     assert again.interrupt_type == "retrieval_low"
     assert [o.id for o in again.options or []] == ["tag_documents", "search_web", "continue", "ask_reviewer"]
-    assert again.turn.action_request == PAUSED
-    saved_again = Turn.model_validate(again.turn.model_dump(mode="json"))
+    assert again.resume_point.action_request == PAUSED
+    saved_again = Turn.model_validate(again.resume_point.model_dump(mode="json"))
     assert saved_again.action_request == PAUSED

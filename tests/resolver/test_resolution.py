@@ -10,9 +10,9 @@ from redis.asyncio import Redis
 
 from policypal.bus import Unprocessable
 from policypal.contracts import ActionName, UserContext
-from policypal.state import ConversationRecord, ConversationStore
+from policypal.state import ConversationRecord, ConversationStore, Question, Refusal
 from resolver.handoff import action_request
-from resolver.pipeline import Plan, Question, Refusal
+from resolver.pipeline import Plan
 from resolver.resolution import owned_conversation
 from resolver.validation import WEB_DROPPED_NOTICE
 from tests.resolver.factories import CONV, TENANT, USER, chat, document, run_turn
@@ -122,7 +122,7 @@ async def test_tag_only_inquire_asks_for_the_question() -> None:
     assert isinstance(outcome, Question)
     assert outcome.interrupt_type == "text_input"
     assert outcome.message == "What would you like to know about Policy d1? Please type your question."
-    assert outcome.turn.awaiting == "question"
+    assert outcome.resume_point.awaiting == "question"
 
 
 async def test_every_action_is_routed() -> None:

@@ -10,12 +10,12 @@ An answer that does not fit asks again.
 from collections.abc import Sequence
 
 from policypal.contracts import ActionName, InterruptKind, ResumeValue
-from policypal.state import DocumentRecord
+from policypal.state import DocumentRecord, Question, Refusal
 from resolver.document_pointers import document_names, plain_question
 from resolver.documents import resolved
 from resolver.low_retrieval import Escalate, Retry, apply_remedy
 from resolver.matching import fuzzy_matches, loose_names, title_hits
-from resolver.pipeline import SEARCH_WEB, Question, Refusal
+from resolver.pipeline import SEARCH_WEB
 from resolver.turn import Turn
 
 _ACTIONS: tuple[ActionName, ...] = ("summarize", "inquire", "compare", "audit")

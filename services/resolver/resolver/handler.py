@@ -12,10 +12,10 @@ from redis.asyncio import Redis
 
 from policypal.auth.tenants import TenantStore
 from policypal.bus import Unprocessable, publish_event
-from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, InterruptEvent, UserContext
+from policypal.contracts import ChatRequested, ChatResumed, ErrorEvent, UserContext
 from policypal.contracts.codes import ErrorCode
-from policypal.contracts.dedup_ids import action_handoff_id, interrupt_id_for
-from policypal.contracts.envelope import Envelope, answering
+from policypal.contracts.dedup_ids import action_handoff_id
+from policypal.contracts.envelope import Envelope
 from policypal.state import (
     ChatTerminal,
     ConversationMemory,
@@ -25,6 +25,8 @@ from policypal.state import (
     EscalationStore,
     PendingInterrupt,
     ProfileStore,
+    Question,
+    Refusal,
     RequestLedger,
     company_context,
 )
@@ -35,7 +37,7 @@ from resolver.escalation import escalate_to_reviewer
 from resolver.handoff import action_request, registry_entries
 from resolver.history import history_window
 from resolver.low_retrieval import Escalate, Retry, retried_request
-from resolver.pipeline import Deciders, Outcome, Plan, Question, Refusal, advance
+from resolver.pipeline import Deciders, Outcome, Plan, advance
 from resolver.replies import CANCELLED_SENTENCE, end_request, status_reporter
 from resolver.resolution import Loaded, load_conversation, owned_conversation
 from resolver.turn import Turn
@@ -228,20 +230,13 @@ async def _conclude(
         )
         await stores.memory.remember_documents(tenant, conversation_id, registry_entries(outcome))
     elif isinstance(outcome, Question):
-        interrupt = InterruptEvent(
-            **answering(event),
-            interrupt_id=interrupt_id_for(event.request_id),
-            interrupt_type=outcome.interrupt_type,
-            message=outcome.message,
-            options=outcome.options,
-        )
+        pending = outcome.pending_for(event)
         # Saved before the event is published, so an answer never arrives before its resume point.
-        await stores.memory.save_pending(PendingInterrupt(interrupt=interrupt, resume_point=outcome.turn))
-        await end_request(interrupt, conversation, broker=broker, ledger=stores.ledger)
+        await stores.memory.save_pending(pending)
+        await end_request(pending.interrupt, conversation, broker=broker, ledger=stores.ledger)
         return
     else:
-        error = ErrorEvent.ending(event, outcome.code, " ".join([outcome.message, *outcome.notices]))
-        await end_request(error, conversation, broker=broker, ledger=stores.ledger)
+        await end_request(outcome.error_for(event), conversation, broker=broker, ledger=stores.ledger)
     if answered is not None:
         await stores.memory.clear_pending(tenant, conversation_id, answered.interrupt.interrupt_id)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from policypal.contracts import ActionRequested
 from policypal.contracts.codes import ErrorCode
 from policypal.contracts.envelope import Envelope
-from resolver.pipeline import Question, Refusal
+from policypal.state import Question, Refusal
 from resolver.turn import Turn
 
 TAG_DOCUMENTS_PROMPT = "Please tag the documents you would like me to search, e.g. @Retention Policy."

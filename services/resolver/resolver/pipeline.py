@@ -7,11 +7,11 @@ except ``report`` (status events); the caller loads the ``Context`` and acts on 
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from policypal.contracts import ActionName, InterruptKind, InterruptOption, ResolvedDocument
+from policypal.contracts import ActionName, InterruptOption, ResolvedDocument
 from policypal.contracts.codes import ErrorCode, StatusStage
-from policypal.state import DocumentRecord, RegistryEntry
+from policypal.state import DocumentRecord, Question, Refusal, RegistryEntry
 from policypal.telemetry import stamp_action
 from resolver.documents import DocumentMatcher, resolve_documents
 from resolver.intent import IntentClassifier, IntentRequest, needs_web, web_tagged
@@ -69,25 +69,7 @@ class Plan:
     notices: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Question:
-    """The turn needs the user (PalAssist); ``turn`` is the resume point."""
-
-    turn: Turn
-    interrupt_type: InterruptKind
-    message: str
-    options: list[InterruptOption] | None = None
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """The turn cannot go on; ``message`` tells the user what to change."""
-
-    code: ErrorCode
-    message: str
-    notices: list[str] = field(default_factory=list)
-
-
+#: A question's resume point is the ``Turn`` itself; a refusal is returned, not raised.
 Outcome = Plan | Question | Refusal
 
 

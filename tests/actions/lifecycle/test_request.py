@@ -14,13 +14,13 @@ from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
 from actions.action_router import action_router, durable_name
-from actions.lifecycle.request import ActionAnswer, Compose, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, Compose, OnDelta, Progress
 from policypal.bus import build_broker, publish_event
 from policypal.config import Settings
 from policypal.contracts import ActionRequested
 from policypal.contracts.subjects import action_requested
 from policypal.devstack import ManagedProcess
-from policypal.state import ConversationRecord, ConversationStore
+from policypal.state import ConversationRecord, ConversationStore, Refusal
 from tests.support.jetstream import payload, reset_bus, stream_messages, wait_for_messages
 
 pytestmark = pytest.mark.integration

@@ -18,6 +18,7 @@ from policypal.state.escalations import (
 )
 from policypal.state.memory import ConversationMemory, ConversationSummary, PendingInterrupt, RegistryEntry
 from policypal.state.profiles import CompanyProfile, ProfileStore, company_context
+from policypal.state.request_outcomes import Question, Refusal
 from policypal.state.request_start import RequestStart, read_request_start
 from policypal.state.request_status import RequestRecord, RequestTracker
 from policypal.state.requests import RecordedTerminal, RequestLedger
@@ -42,7 +43,9 @@ __all__ = [
     "PendingInterrupt",
     "PendingRequest",
     "ProfileStore",
+    "Question",
     "RecordedTerminal",
+    "Refusal",
     "RegistryEntry",
     "RequestLedger",
     "RequestRecord",

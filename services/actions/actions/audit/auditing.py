@@ -24,13 +24,14 @@ from actions.audit.matching import Matched, TargetRules, governing_rules
 from actions.audit.report import AuditScope, compose_audit
 from actions.audit.target_rules import target_rules
 from actions.drafting import document_name, llm_fallback_notice
-from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress
 from actions.sentences import embed_texts
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage, audit_options
 from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.contracts.limits import MAX_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
+from policypal.state import Refusal
 from policypal.vectorstore import ChunkIndex
 
 logger = logging.getLogger(__name__)

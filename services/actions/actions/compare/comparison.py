@@ -17,7 +17,7 @@ from actions.compare.redline import VersionText, compose_redline, redline, versi
 from actions.compare.topic_changes import changes_on_topic
 from actions.drafting import llm_fallback_notice
 from actions.extracts import embed_extracts, sentence_extracts
-from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress
 from actions.sentences import embed_texts
 from actions.stratified_sampling import sample_document
 from policypal.contracts import ActionRequested, FocusedComparison, ResolvedDocument
@@ -25,6 +25,7 @@ from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.contracts.limits import MAX_DOCUMENTS, MIN_COMPARE_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
+from policypal.state import Refusal
 from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPoint
 
 logger = logging.getLogger(__name__)

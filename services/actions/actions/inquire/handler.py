@@ -15,16 +15,17 @@ from actions.inquire.confidence import LowConfidence, asks_how_to_go_on, assess,
 from actions.inquire.customer_answer import CustomerHandover, answer_customer
 from actions.inquire.extractive_answer import RELEVANCE_FLOOR, compose_answer
 from actions.inquire.generation import answer_with_llm
-from actions.inquire.low_confidence import low_confidence_interrupt, resume_point
+from actions.inquire.low_confidence import low_confidence_question
 from actions.inquire.ranking import rank
 from actions.inquire.retrieval import adaptive_k, embed_query, search_candidates
-from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Question
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress
 from actions.web_search import NOT_CONFIGURED_NOTICE, WebSearch
 from policypal.contracts import ActionRequested
 from policypal.contracts.action_options import inquire_options
 from policypal.contracts.codes import StatusStage
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
+from policypal.state import Question
 from policypal.vectorstore import ChunkIndex
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ async def inquire(
         web_search=web_search,
     )
     if isinstance(answer, LowConfidence):
-        return Question(low_confidence_interrupt(event, answer.confidence), resume_point(event))
+        return low_confidence_question(event, answer.confidence)
     return action_answer(event, answer)
 
 

@@ -13,8 +13,8 @@ to this worker unchanged but for that choice.
 """
 
 from actions.inquire.confidence import Confidence
-from policypal.contracts import ActionRequested, InterruptEvent, InterruptOption, ResumePoint, answering
-from policypal.contracts.dedup_ids import interrupt_id_for
+from policypal.contracts import ActionRequested, InterruptOption, ResumePoint
+from policypal.state import Question
 
 OPTIONS = [
     InterruptOption(id="tag_documents", label="Tag specific documents"),
@@ -24,19 +24,16 @@ OPTIONS = [
 ]
 
 
-def low_confidence_interrupt(event: ActionRequested, confidence: Confidence) -> InterruptEvent:
-    """The ``retrieval_low`` question ending ``event``; its id is stable across redeliveries."""
+def low_confidence_question(event: ActionRequested, confidence: Confidence) -> Question:
+    """The ``retrieval_low`` question ending ``event``, resumed from ``resume_point(event)``."""
     where = "the tagged documents" if event.documents else "your library"
-    return InterruptEvent(
-        **answering(event),
-        interrupt_id=interrupt_id_for(event.request_id),
-        interrupt_type="retrieval_low",
-        message=(
-            f"I couldn't find strong matches in {where} (similarity {confidence.score:.2f}). "
-            "Limited information available. Would you like me to search specific documents, search the "
-            "web, continue anyway with a caution, or ask a reviewer?"
-        ),
-        options=OPTIONS,
+    return Question(
+        resume_point(event),
+        "retrieval_low",
+        f"I couldn't find strong matches in {where} (similarity {confidence.score:.2f}). "
+        "Limited information available. Would you like me to search specific documents, search the "
+        "web, continue anyway with a caution, or ask a reviewer?",
+        OPTIONS,
     )
 
 

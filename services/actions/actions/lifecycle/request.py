@@ -26,7 +26,6 @@ from policypal.contracts import (
     ErrorEvent,
     InterruptEvent,
     ResponseEvent,
-    ResumePoint,
     Usage,
     WebCitation,
     answering,
@@ -36,6 +35,8 @@ from policypal.state import (
     ConversationMemory,
     ConversationRecord,
     PendingInterrupt,
+    Question,
+    Refusal,
     RequestLedger,
     RequestTracker,
     assistant_message_id,
@@ -53,15 +54,6 @@ OnDelta = Callable[[str], Awaitable[None]]
 
 #: The model named on answers composed without a language model.
 OFFLINE_MODEL = "offline-extractive"
-
-
-class Refusal(Exception):  # noqa: N818 - reads as what the worker does
-    """The request cannot be carried out as asked (e.g. compare with one document): tell the user why."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -83,18 +75,6 @@ class ActionAnswer:
     caution: str | None = None
     cached: bool = False
     web_citations: list[WebCitation] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Question:
-    """The request ends with a PalAssist question instead of an answer (e.g. ``retrieval_low``).
-
-    ``resume_point`` is saved as the conversation's pending interrupt before the question is recorded,
-    so an answer to it never arrives before the point it resumes from (ADR 0003).
-    """
-
-    interrupt: InterruptEvent
-    resume_point: ResumePoint
 
 
 #: Composes the answer of a request: (event, progress, tokens); ``tokens`` receives streamed text.
@@ -148,12 +128,12 @@ async def run_action_request(
         except Refusal as refusal:
             await progress.settled()
             await tokens.flush()
-            await ending.finish(ErrorEvent.ending(event, refusal.code, refusal.message))
+            await ending.finish(refusal.error_for(event))
             return
         await progress.settled()
         await tokens.flush()
         if isinstance(outcome, Question):
-            await ending.ask(outcome)
+            await ending.ask(outcome.pending_for(event))
         else:
             await ending.finish(response_event(event, outcome))
     except Unprocessable:
@@ -189,12 +169,12 @@ class Ending:
         """
         await conclude(terminal, self._conversation, broker=self._broker, ledger=self._ledger)
 
-    async def ask(self, question: Question) -> None:
-        """End the request with ``question``: pending interrupt saved first, then as ``finish`` does."""
-        await ConversationMemory(self._redis).save_pending(
-            PendingInterrupt(interrupt=question.interrupt, resume_point=question.resume_point)
-        )
-        await self.finish(question.interrupt)
+    async def ask(self, pending: PendingInterrupt) -> None:
+        """End the request with a PalAssist question: ``pending`` is saved as the conversation's pending
+        interrupt first, so an answer never arrives before the point it resumes from (ADR 0003), then
+        its interrupt ends the request as ``finish`` does."""
+        await ConversationMemory(self._redis).save_pending(pending)
+        await self.finish(pending.interrupt)
 
 
 def response_event(event: ActionRequested, answer: ActionAnswer) -> ResponseEvent:

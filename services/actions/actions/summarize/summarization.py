@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from actions.drafting import llm_fallback_notice
-from actions.lifecycle.request import ActionAnswer, OnDelta, Progress, Refusal
+from actions.lifecycle.request import ActionAnswer, OnDelta, Progress
 from actions.summarize.document_parts import document_parts
 from actions.summarize.drafted_summary import draft_summary
 from actions.summarize.extractive_summary import DocumentSummary, compose_summary
@@ -19,6 +19,7 @@ from policypal.contracts.codes import ErrorCode, StatusStage
 from policypal.contracts.limits import MAX_DOCUMENTS
 from policypal.embeddings import Embedder
 from policypal.llm import LLM, LLMError
+from policypal.state import Refusal
 from policypal.vectorstore import ChunkIndex, ChunkPoint
 
 logger = logging.getLogger(__name__)

@@ -2,13 +2,12 @@
 
 A ticket opens with an ``escalation`` event and is answered or closed with a reviewer's ``response``
 event, both on the tenant's thread events (``events.<tenant>.<thread>.<kind>``, published to the
-EVENTS stream). A core NATS subscription to those two subjects sees each as it is published, with no
-JetStream consumer to create or delete per open inbox. The feed yields only ticket ids: the stream
+EVENTS stream). A live feed on each of those two subjects (``policypal.bus.live_consumers``) sees each
+as it is stored and is removed when the inbox closes. The feed yields only ticket ids: the stream
 reads the ticket itself from the store, so what a reviewer sees is never a stale copy.
 """
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,10 +15,9 @@ from contextlib import asynccontextmanager
 import anyio
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.api import DeliverPolicy
-from nats.js.errors import NotFoundError
 from pydantic import ValidationError
 
+from policypal.bus.live_consumers import follow_new, remove_consumer
 from policypal.contracts import EscalationEvent, ResponseEvent
 from policypal.contracts.streams import EVENTS
 from policypal.contracts.subjects import thread_events
@@ -76,30 +74,10 @@ async def tenant_ticket_feed(js: JetStreamContext, tenant_id: str) -> AsyncItera
     subscriptions: list[JetStreamContext.PushSubscription] = []
     try:
         for kind, handler in (("escalation", feed.on_escalation), ("response", feed.on_response)):
-            subscriptions.append(
-                await js.subscribe(
-                    thread_events(tenant_id, "*", kind),
-                    stream=EVENTS.name,
-                    ordered_consumer=True,
-                    deliver_policy=DeliverPolicy.NEW,
-                    cb=handler,
-                )
-            )
+            subscriptions.append(await follow_new(js, EVENTS, thread_events(tenant_id, "*", kind), handler))
         yield feed
     finally:
         # Shielded: a reader that went away cancels the stream, and the removal must still run.
         with anyio.move_on_after(_REMOVE_TIMEOUT_SECONDS, shield=True):
             for subscription in subscriptions:
-                await _remove_consumer(js, subscription)
-
-
-async def _remove_consumer(js: JetStreamContext, subscription: JetStreamContext.PushSubscription) -> None:
-    """Stop delivery and delete the ephemeral consumer now, not after the server's idle timeout."""
-    try:
-        name = (await subscription.consumer_info()).name
-    except Exception:  # already gone, or the connection is down: the server cleans up by itself
-        name = None
-    await subscription.unsubscribe()
-    if name is not None:
-        with contextlib.suppress(NotFoundError):
-            await js.delete_consumer(EVENTS.name, name)
+                await remove_consumer(js, subscription)

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 import anyio
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.api import DeliverPolicy
-from nats.js.errors import NotFoundError
 
 from notifier.events import StoredEvent, stored_event
+from policypal.bus.live_consumers import follow_new, remove_consumer
 from policypal.contracts.streams import EVENTS
 
 logger = logging.getLogger(__name__)
@@ -111,13 +110,7 @@ class FanOut:
     async def _open(self, subject: str, feed: _Feed) -> None:
         try:
             # Only events published from now on: anything older is the connection's replay.
-            feed.sub = await self._js.subscribe(
-                subject,
-                stream=EVENTS.name,
-                ordered_consumer=True,
-                deliver_policy=DeliverPolicy.NEW,
-                cb=feed.dispatch,
-            )
+            feed.sub = await follow_new(self._js, EVENTS, subject, feed.dispatch)
         except BaseException:
             # Its listeners get the error; the next connection of the thread tries again.
             if self._feeds.get(subject) is feed:
@@ -150,15 +143,3 @@ async def _remove_feed_consumer(js: JetStreamContext, feed: _Feed) -> None:
         await feed.opening
     if feed.sub is not None:
         await remove_consumer(js, feed.sub)
-
-
-async def remove_consumer(js: JetStreamContext, sub: JetStreamContext.PushSubscription) -> None:
-    """Stop delivery and delete the ephemeral consumer now, not after the server's idle timeout."""
-    try:
-        name = (await sub.consumer_info()).name
-    except Exception:  # already gone, or the connection is down: the server cleans up by itself
-        name = None
-    await sub.unsubscribe()
-    if name is not None:
-        with contextlib.suppress(NotFoundError):
-            await js.delete_consumer(EVENTS.name, name)

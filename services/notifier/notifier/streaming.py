@@ -16,8 +16,9 @@ from nats.js.api import ConsumerConfig, DeliverPolicy
 from nats.js.errors import NotFoundError
 
 from notifier.events import StoredEvent, stored_event
-from notifier.fanout import FanOut, ListenerOverflowed, remove_consumer
+from notifier.fanout import FanOut, Listener, ListenerOverflowed
 from notifier.wire import PING, SseFrame, comment_frame
+from policypal.bus.live_consumers import remove_consumer
 from policypal.contracts import CHAT_TERMINAL_TYPES
 from policypal.contracts.envelope import EnvelopeHead
 from policypal.contracts.streams import EVENTS
@@ -102,34 +103,45 @@ async def thread_events(js: JetStreamContext, fanout: FanOut, plan: StreamPlan) 
     client too slow for the live feed gets a final comment and is disconnected, to resume by id.
     A live stream silent for ``PING_INTERVAL_SECONDS`` gets a keep-alive comment.
     """
-    async with fanout.listen(plan.subject) as listener:
-        last_sent = plan.last_event_id or 0
-        async with contextlib.aclosing(_replay(js, plan)) as replay:
-            async for event in replay:
-                last_sent = event.sequence
-                converted = _to_sse(plan, event)
-                if converted is not None:
-                    yield converted[0]
-                    if converted[1]:
-                        return
-        while True:
-            try:
-                async with asyncio.timeout(PING_INTERVAL_SECONDS):
-                    event = await listener.next()
-            except TimeoutError:
-                yield PING
+    async with (
+        fanout.listen(plan.subject) as listener,
+        contextlib.aclosing(_in_stream_order(js, listener, plan)) as events,
+    ):
+        async for event in events:
+            if isinstance(event, SseFrame):
+                yield event  # a keep-alive, or the slow-client comment (then nothing follows)
                 continue
-            except ListenerOverflowed:
-                yield _SLOW_CLIENT
-                return
-            if event.sequence <= last_sent:
-                continue  # the replay sent it already
-            last_sent = event.sequence
             converted = _to_sse(plan, event)
             if converted is not None:
                 yield converted[0]
                 if converted[1]:
                     return
+
+
+async def _in_stream_order(
+    js: JetStreamContext, listener: Listener, plan: StreamPlan
+) -> AsyncGenerator[StoredEvent | SseFrame]:
+    """The replayed events, then the live feed's newer ones: each event once, in stream order, with a
+    ping after ``PING_INTERVAL_SECONDS`` of silence; a listener that overflowed ends it with a comment."""
+    last_sent = plan.last_event_id or 0
+    async with contextlib.aclosing(_replay(js, plan)) as replay:
+        async for event in replay:
+            last_sent = event.sequence
+            yield event
+    while True:
+        try:
+            async with asyncio.timeout(PING_INTERVAL_SECONDS):
+                event = await listener.next()
+        except TimeoutError:
+            yield PING
+            continue
+        except ListenerOverflowed:
+            yield _SLOW_CLIENT
+            return
+        if event.sequence <= last_sent:
+            continue  # the replay sent it already
+        last_sent = event.sequence
+        yield event
 
 
 async def _replay(js: JetStreamContext, plan: StreamPlan) -> AsyncGenerator[StoredEvent]:

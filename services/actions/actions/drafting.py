@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from opentelemetry import trace
 
 from actions.citing.grounding import ground_answer
-from actions.lifecycle.request import OnDelta
+from actions.lifecycle.request import ActionAnswer, OnDelta
 from policypal.config import LLMTask
-from policypal.contracts import Citation, ResolvedDocument, Usage
+from policypal.contracts import ActionResult, Citation, ResolvedDocument, Usage
 from policypal.embeddings import Embedder
-from policypal.llm import LLM, Completion, Prompt
+from policypal.llm import LLM, Completion, Prompt, add_usage
 from policypal.vectorstore import ChunkPoint
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,12 @@ class CitedDraft:
     citations: list[Citation]
     model: str
     usage: Usage
+
+    def action_answer(self, result: ActionResult, *, spent_before: Usage | None = None) -> ActionAnswer:
+        """The action's answer: this draft with its ``result``; the usage adds the model calls made for
+        it before the draft (``spent_before``: themes found, chapters noted)."""
+        usage = self.usage if spent_before is None else add_usage(spent_before, self.usage)
+        return ActionAnswer(self.answer, self.citations, result=result, model=self.model, usage=usage)
 
 
 def document_name(document: ResolvedDocument) -> str:

@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 from pydantic import BaseModel, Field
 
 from actions.citing.grounding import keep_markers
-from actions.drafting import documents_section, draft_cited, stream_draft
+from actions.drafting import CitedDraft, documents_section, draft_cited, stream_draft
 from actions.lifecycle.request import ActionAnswer, OnDelta
 from actions.organisation import with_organisation
+from policypal.config import LLMTask
 from policypal.contracts import (
     ActionRequested,
     FocusedComparison,
@@ -27,7 +28,7 @@ from policypal.contracts import (
     ResolvedDocument,
 )
 from policypal.embeddings import Embedder
-from policypal.llm import LLM, Prompt, add_usage
+from policypal.llm import LLM, Prompt
 from policypal.vectorstore import ChunkPoint
 
 THEMES_INSTRUCTIONS = (
@@ -117,22 +118,19 @@ async def draft_holistic(
         if aligned is not None and aligned.passages
         else ""
     )
-    prompt = Prompt(
-        instructions=with_organisation(HOLISTIC_INSTRUCTIONS, event.company),
-        user=f"{documents}{evidence}\n\n## Themes\n{listed}\n\n## Request\n{request}",
-        context=event.user_context,
-        history=event.history,
+    draft = await _draft_report(
+        event,
+        "compare_holistic",
+        HOLISTIC_INSTRUCTIONS,
+        f"{documents}{evidence}\n\n## Themes\n{listed}\n\n## Request\n{request}",
+        passages,
+        llm=llm,
+        embedder=embedder,
+        on_delta=on_delta,
+        topic=request,
     )
-    sources = [chunk for _, chunks in passages for chunk in chunks]
-    draft = await draft_cited(
-        llm, "compare_holistic", prompt, sources, embedder=embedder, on_delta=on_delta, topic=request
-    )
-    return ActionAnswer(
-        answer=draft.answer,
-        citations=draft.citations,
-        result=HolisticComparison(themes=themes, theme_attempts=found.attempts),
-        model=draft.model,
-        usage=add_usage(found.usage, draft.usage),
+    return draft.action_answer(
+        HolisticComparison(themes=themes, theme_attempts=found.attempts), spent_before=found.usage
     )
 
 
@@ -146,23 +144,42 @@ async def draft_focused(
     on_delta: OnDelta,
 ) -> ActionAnswer:
     """The streamed, cited difference table of the documents on ``topic``; raises ``LLMError``."""
+    draft = await _draft_report(
+        event,
+        "compare_focused",
+        FOCUSED_INSTRUCTIONS,
+        f"{documents_section(passages)}\n\n## Topic\n{topic}",
+        passages,
+        llm=llm,
+        embedder=embedder,
+        on_delta=on_delta,
+        topic=topic,
+    )
+    return draft.action_answer(FocusedComparison(topic=topic))
+
+
+async def _draft_report(
+    event: ActionRequested,
+    task: LLMTask,
+    instructions: str,
+    user: str,
+    passages: Sequence[tuple[ResolvedDocument, Sequence[ChunkPoint]]],
+    *,
+    llm: LLM,
+    embedder: Embedder,
+    on_delta: OnDelta,
+    topic: str,
+) -> CitedDraft:
+    """The streamed, cited report written from ``user`` (which shows ``passages`` as
+    ``documents_section`` numbers them: document by document, in order) for this organisation."""
     prompt = Prompt(
-        instructions=with_organisation(FOCUSED_INSTRUCTIONS, event.company),
-        user=f"{documents_section(passages)}\n\n## Topic\n{topic}",
+        instructions=with_organisation(instructions, event.company),
+        user=user,
         context=event.user_context,
         history=event.history,
     )
     sources = [chunk for _, chunks in passages for chunk in chunks]
-    draft = await draft_cited(
-        llm, "compare_focused", prompt, sources, embedder=embedder, on_delta=on_delta, topic=topic
-    )
-    return ActionAnswer(
-        answer=draft.answer,
-        citations=draft.citations,
-        result=FocusedComparison(topic=topic),
-        model=draft.model,
-        usage=draft.usage,
-    )
+    return await draft_cited(llm, task, prompt, sources, embedder=embedder, on_delta=on_delta, topic=topic)
 
 
 async def draft_redline(

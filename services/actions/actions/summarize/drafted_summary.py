@@ -153,18 +153,13 @@ async def draft_summary(
     draft = await draft_cited(
         llm, "summarize", prompt, sources, embedder=embedder, on_delta=on_delta, topic=f"Summary of {titles}"
     )
-    return ActionAnswer(
-        answer=draft.answer,
-        citations=draft.citations,
-        result=SummaryResult(
-            documents=[structure_coverage(s) for s in summaries],
-            passages_sent=len(sources),
-            model_calls=len(calls) + (len(calls) > 1),
-            passages_per_call_limit=budget,
-        ),
-        model=draft.model,
-        usage=draft.usage if usage is None else add_usage(usage, draft.usage),
+    result = SummaryResult(
+        documents=[structure_coverage(s) for s in summaries],
+        passages_sent=len(sources),
+        model_calls=len(calls) + (len(calls) > 1),
+        passages_per_call_limit=budget,
     )
+    return draft.action_answer(result, spent_before=usage)
 
 
 def _notes_heading(call: Sequence[PartMaterial]) -> str:

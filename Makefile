@@ -29,7 +29,7 @@ test: $(STAMP)
 # The fast lane: unit and contract tests only (no real server, no process), about a minute. `make test`
 # stays the whole suite and the CI command.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not integration and not e2e and not faults and not slow"
+	$(BIN)/python -m pytest -m "not integration and not e2e and not faults and not slow" --ignore=tests/e2e --ignore=tests/faults
 
 # The LLM path against a real llama.cpp server with a small packaged model (tests marked slow; not in
 # `make test`). The first run builds llama-cpp-python from source (~7 min on 2 cores, niced so the

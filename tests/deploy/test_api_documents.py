@@ -55,12 +55,15 @@ def _asyncapi_diagnostics(document: dict[str, Any], tmp_path: Path) -> tuple[int
     return done.returncode, [json.loads(line) for line in done.stdout.splitlines() if line]
 
 
+# The official parser runs in a Node process: the integration lane, not the fast one.
+@pytest.mark.integration
 def test_the_asyncapi_document_parses_without_errors(tmp_path: Path) -> None:
     code, diagnostics = _asyncapi_diagnostics(asyncapi_document(), tmp_path)
     assert [d for d in diagnostics if d["severity"] == 0] == []
     assert code == 0
 
 
+@pytest.mark.integration
 def test_the_asyncapi_parser_reports_a_broken_document(tmp_path: Path) -> None:
     broken = json.loads(json.dumps(asyncapi_document()))
     broken["servers"]["kubernetes"]["protocol"] = 42

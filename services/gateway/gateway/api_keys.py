@@ -3,17 +3,16 @@
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Response, status
+from fastapi import APIRouter, HTTPException, Path, Response, status
 from pydantic import BaseModel, Field, StringConstraints
 
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
-from policypal.auth import ApiKeyRecord, ApiKeyStore, Principal, Scope
-from policypal.auth.http import require_scope
+from policypal.auth import ApiKeyRecord, ApiKeyStore, Scope
+from policypal.auth.http import AdminPrincipal
 
 router = APIRouter(prefix="/v1/admin/api-keys", tags=["admin"])
 
-AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
 KeyId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody},

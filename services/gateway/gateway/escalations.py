@@ -7,14 +7,14 @@ by a reviewer, and is published as a ``response`` event so open SSE clients see 
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
+from fastapi import APIRouter, HTTPException, Path, Query, status
 from pydantic import BaseModel, Field, StringConstraints
 
 from gateway.models import ErrorBody
 from gateway.publishing import publish_or_503
 from gateway.resources import Resources, ResourcesDep
 from policypal.auth import Principal
-from policypal.auth.http import require_scope
+from policypal.auth.http import AdminPrincipal
 from policypal.contracts import ActionName, EscalationStatus, ResponseEvent, ReviewerAnswer, answering
 from policypal.contracts.dedup_ids import reviewer_answer_id
 from policypal.contracts.limits import MAX_MESSAGE_TEXT
@@ -22,7 +22,6 @@ from policypal.state import AlreadyResolved, EscalationStore, EscalationTicket, 
 
 router = APIRouter(prefix="/v1/admin/escalations", tags=["admin"])
 
-AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
 EscalationId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 #: The ``model`` of a reviewer's answer: no language model wrote it.
 REVIEWER_MODEL = "human-reviewer"

@@ -1,18 +1,15 @@
 """Admin endpoints for the tenant's profile: widget domains, industry, location, rate limits."""
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
-from policypal.auth import Principal, TenantProfile, TenantSettings, TenantStore
+from policypal.auth import TenantProfile, TenantSettings, TenantStore
 from policypal.auth.cors import AllowedOrigins
-from policypal.auth.http import require_scope
+from policypal.auth.http import AdminPrincipal
 
 router = APIRouter(prefix="/v1/admin/tenant", tags=["admin"])
 
-AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody},
     403: {"model": ErrorBody},

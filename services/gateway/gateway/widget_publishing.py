@@ -7,20 +7,18 @@ ready version, and a deleted or unpublished document drops out at once.
 
 from typing import Annotated, Self
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Response, status
+from fastapi import APIRouter, HTTPException, Path, Response, status
 from pydantic import BaseModel, Field, model_validator
 
 from gateway.models import ErrorBody
 from gateway.resources import ResourcesDep
-from policypal.auth import Principal
-from policypal.auth.http import require_scope
+from policypal.auth.http import AdminPrincipal
 from policypal.contracts import DocType
 from policypal.state import SetStore
 from policypal.state.published import Publication, PublishedLibrary
 
 router = APIRouter(prefix="/v1/admin/widget/publications", tags=["admin"])
 
-AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
 PublicationKey = Annotated[str, Path(pattern=r"^(?:document|set):[A-Za-z0-9_:. -]{1,300}$")]
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody},

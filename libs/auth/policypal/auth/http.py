@@ -153,6 +153,10 @@ def require_scope(scope: Scope) -> Callable[[Principal], Awaitable[Principal]]:
     return scoped_principal
 
 
+#: The caller of an administration route (tenants, API keys, widget publications, escalations).
+AdminPrincipal = Annotated[Principal, Depends(require_scope("admin"))]
+
+
 def require_stream_scope(scope: Scope) -> Callable[[StreamAccess], Awaitable[StreamAccess]]:
     """Like ``require_scope``, for event streams (credential in a header, or an event ticket)."""
 

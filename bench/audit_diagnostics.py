@@ -27,10 +27,11 @@ from actions.audit.lexicon import Lexicon, act_lexicon
 from actions.audit.matching import Candidate, Matched, TargetRules, governing_rules
 from actions.audit.target_rules import target_rules
 from actions.sentences import embed_texts
-from bench.audit_corpus.corpus import Source, normalise
+from bench.audit_corpus.corpus import Rule as GoldRule
+from bench.audit_corpus.corpus import Source, normalise, section_of
 from bench.audit_quality import TENANT, USER, Corpus, ingest, load_corpus, request
 from policypal.embeddings import MiniLMEmbedder
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from policypal.vectorstore import ChunkIndex, RulePoint, open_qdrant
 
 
 async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any]:
@@ -78,6 +79,7 @@ async def diagnose(corpus: Corpus, index_dir: Path, show: bool) -> dict[str, Any
                 filler,
                 show,
                 _judged_as_audited(weights, lexicon),
+                _gold_place(corpus.sections),
             )
     finally:
         await index.aclose()
@@ -103,6 +105,17 @@ def _judged_as_audited(
     return verdict_of
 
 
+def _gold_place(sections: dict[str, list[tuple[str, str]]]) -> Callable[[RulePoint, GoldRule], bool]:
+    """Whether a rule is on the gold rule's page, or in its section for a target without pages."""
+
+    def on_gold(found: RulePoint, gold: GoldRule) -> bool:
+        if gold.target in sections:
+            return section_of(found.quote, sections[gold.target]) in gold.sections
+        return found.page in gold.pages
+
+    return on_gold
+
+
 def _count(
     source: Source,
     clauses: list[Clause],
@@ -111,8 +124,10 @@ def _count(
     filler: Counter[str],
     show: bool,
     verdict_of: Callable[[str, Clause, Candidate], Verdict | None],
+    on_gold: Callable[[RulePoint, GoldRule], bool],
 ) -> None:
-    """Count where each planted violation of ``source`` is lost; ``verdict_of`` judges as the audit does."""
+    """Count where each planted violation of ``source`` is lost; ``verdict_of`` judges as the audit
+    does, ``on_gold`` says whether a rule stands where the gold rule does."""
     planted = [normalise(c.text) for c in (*source.violations, *source.compliant)]
     for _, check in checked.values():
         for breach in check.breaches:
@@ -136,14 +151,14 @@ def _count(
         counts["extracted"] += 1
         rule = gold.rules[0]
         candidates = checked[rule.target][0][positions[0]]
-        hits = [k for k, c in enumerate(candidates) if c.rule.page in rule.pages]
+        hits = [k for k, c in enumerate(candidates) if on_gold(c.rule, rule)]
         counts["gold_in_candidates"] += bool(hits)
         counts["gold_most_related"] += bool(hits) and hits[0] == 0
-        counts["gold_shown_to_model"] += any(c.rule.page in rule.pages for c in shown_to_model(candidates))
+        counts["gold_shown_to_model"] += any(on_gold(c.rule, rule) for c in shown_to_model(candidates))
         verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
         counts["found_on_gold_page"] += any(
-            b.target.document_id == rule.target and b.rule.page in rule.pages for b in flagged
+            b.target.document_id == rule.target and on_gold(b.rule, rule) for b in flagged
         )
         if show:
             print(f"\n[{gold.id} {gold.kind}] {gold.text[:150]}\n  gold {rule.target} p{sorted(rule.pages)}")

@@ -1,10 +1,16 @@
-"""A scripted OpenAI-compatible server and the resolver's LLM deciders pointed at it."""
+"""A scripted OpenAI-compatible server and the resolver's LLM deciders pointed at it; the declared
+streams and a connected publishing broker (modules that run the resolver's router override these)."""
 
 from collections.abc import AsyncIterator
 
+import nats
 import pytest
+from faststream.nats import NatsBroker
+from nats.js import JetStreamContext
 
+from policypal.bus import build_broker, declare_streams
 from policypal.config import Settings
+from policypal.devstack import ManagedProcess
 from policypal.llm import LLM
 from resolver.pipeline import Deciders
 from resolver.service import llm_deciders
@@ -41,3 +47,21 @@ async def llm(openai_server: ScriptedOpenAI) -> AsyncIterator[LLM]:
 @pytest.fixture
 def deciders(llm: LLM) -> Deciders:
     return llm_deciders(llm)
+
+
+@pytest.fixture
+async def js(nats_server: ManagedProcess) -> AsyncIterator[JetStreamContext]:
+    """JetStream with the system's streams declared."""
+    nc = await nats.connect(str(nats_server.url))
+    await declare_streams(nc.jetstream())
+    yield nc.jetstream()
+    await nc.drain()
+
+
+@pytest.fixture
+async def broker(nats_server: ManagedProcess, js: JetStreamContext) -> AsyncIterator[NatsBroker]:
+    """A connected broker that publishes (no subscriber runs)."""
+    broker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
+    await broker.connect()
+    yield broker
+    await broker.stop()

@@ -3,40 +3,20 @@
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator
 from functools import partial
 
-import nats
 import pytest
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
-from policypal.bus import build_broker, declare_streams
 from policypal.config import Settings
 from policypal.contracts import ErrorEvent, ResponseEvent
-from policypal.devstack import ManagedProcess
 from policypal.state import ConversationRecord, ConversationStore, DeadlineBook, PendingRequest, RequestLedger
 from resolver.deadlines import end_if_overdue, end_overdue_requests
 from tests.support.jetstream import payload, stream_messages, wait_for_messages
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-async def js(nats_server: ManagedProcess) -> AsyncIterator[JetStreamContext]:
-    nc = await nats.connect(str(nats_server.url))
-    await declare_streams(nc.jetstream())
-    yield nc.jetstream()
-    await nc.drain()
-
-
-@pytest.fixture
-async def broker(nats_server: ManagedProcess, js: JetStreamContext) -> AsyncIterator[NatsBroker]:
-    broker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
-    await broker.connect()
-    yield broker
-    await broker.stop()
 
 
 async def _open_request(redis: Redis) -> PendingRequest:

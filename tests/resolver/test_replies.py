@@ -9,14 +9,11 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-import nats
 import pytest
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
-from policypal.bus import build_broker, declare_streams
-from policypal.config import Settings
 from policypal.contracts import ErrorEvent
 from policypal.contracts.codes import ErrorCode
 from policypal.devstack import ManagedProcess
@@ -44,22 +41,6 @@ async def counting_redis(valkey_server: ManagedProcess) -> AsyncIterator[Countin
     client.sent = []
     yield client
     await client.aclose()
-
-
-@pytest.fixture
-async def js(nats_server: ManagedProcess) -> AsyncIterator[JetStreamContext]:
-    nc = await nats.connect(str(nats_server.url))
-    await declare_streams(nc.jetstream())
-    yield nc.jetstream()
-    await nc.drain()
-
-
-@pytest.fixture
-async def broker(nats_server: ManagedProcess, js: JetStreamContext) -> AsyncIterator[NatsBroker]:
-    broker = build_broker(Settings(_env_file=None, nats_url=nats_server.url))
-    await broker.connect()
-    yield broker
-    await broker.stop()
 
 
 def _error(conversation: ConversationRecord, request_id: str, message: str) -> ErrorEvent:

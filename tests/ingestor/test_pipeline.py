@@ -4,6 +4,7 @@ import pytest
 from qdrant_client import models
 
 from ingestor import rejections
+from ingestor.pipeline import turn_slices
 from policypal.bus import Unprocessable
 from policypal.contracts import DocumentFailed, DocumentReady
 from policypal.contracts.envelope import new_event_id
@@ -161,3 +162,20 @@ async def test_every_chunk_gets_its_bm25_keyword_vector(harness: Harness) -> Non
         text = (record.payload or {})["text"]
         assert keywords.indices == sparse_vectors([ChunkPoint.model_validate(record.payload)])[0].indices
         assert len(keywords.indices) > 5, text
+
+
+def test_a_turn_holds_at_most_its_characters_and_a_longer_text_alone() -> None:
+    texts = ["a" * 400, "b" * 400, "c" * 300, "d" * 1200, "e" * 10]
+
+    turns = turn_slices(texts, max_chars=1000)
+
+    assert [[len(text) for text in turn] for turn in turns] == [[400, 400], [300], [1200], [10]]
+    assert [text for turn in turns for text in turn] == texts
+
+
+def test_short_rule_sentences_share_one_turn_where_passages_take_several() -> None:
+    sentences = [f"The operator must keep record {n} for five years." for n in range(100)]
+    passages = ["word " * 200] * 32
+
+    assert len(turn_slices(sentences, max_chars=16_000)) == 1
+    assert [len(turn) for turn in turn_slices(passages, max_chars=16_000)] == [16, 16]

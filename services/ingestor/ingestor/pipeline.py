@@ -60,14 +60,17 @@ class TerminalLookup(Protocol):
 class ChunkingOptions:
     """How to cut and embed: sizes in characters, ``embed_group`` chunks per embed+upsert round.
 
-    A round's embedding is done ``turn_chunks`` at a time, each in its own fair turn (``work_turns``):
-    about a second of work per turn with the offline model.
+    Texts are embedded in fair turns (``work_turns``) of at most ``turn_chars`` characters each: 16
+    passages, or a hundred short rule sentences, about a second of CPU with the offline model.
+    Counted in characters, not texts: the embedder's cost follows the length of what it reads, and
+    16 rule sentences made 2-3 batches for its two lanes, one of them idle much of the turn
+    (docs/benchmarks.md, "Ingestion inside the colocated worker").
     """
 
     chunk_size: int = 1000
     chunk_overlap: int = 150
     embed_group: int = 64
-    turn_chunks: int = 16
+    turn_chars: int = 16_000
 
 
 class IngestPipeline:
@@ -261,13 +264,12 @@ class IngestPipeline:
 
     async def _embed(self, texts: Sequence[str], steps: DocumentSteps) -> list[list[float]]:
         vectors: list[list[float]] = []
-        size = max(1, self._options.turn_chunks)
         with service_span(
             "embed", {"policypal.embedding.model": self._embedder.model_id, "policypal.chunks": len(texts)}
         ):
-            for start in range(0, len(texts), size):
+            for turn in turn_slices(texts, max_chars=self._options.turn_chars):
                 async with steps.step():
-                    matrix = await asyncio.to_thread(self._embedder.embed, list(texts[start : start + size]))
+                    matrix = await asyncio.to_thread(self._embedder.embed, turn)
                 vectors.extend(matrix.tolist())
         return vectors
 
@@ -289,6 +291,22 @@ class IngestPipeline:
         if all(getattr(record, key) == value for key, value in update.items()):
             return
         await self._catalog.save(record.model_copy(update=update))
+
+
+def turn_slices(texts: Sequence[str], *, max_chars: int) -> list[list[str]]:
+    """``texts`` in order, cut into runs of at most ``max_chars`` characters (a longer text alone)."""
+    turns: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for text in texts:
+        if current and size + len(text) > max_chars:
+            turns.append(current)
+            current, size = [], 0
+        current.append(text)
+        size += len(text)
+    if current:
+        turns.append(current)
+    return turns
 
 
 def _point(record: DocumentRecord, chunk: TextChunk) -> ChunkPoint:

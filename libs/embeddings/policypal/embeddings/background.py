@@ -5,9 +5,9 @@ from policypal.embeddings.minilm import MiniLMEmbedder
 
 
 def background_embedder(embedder: Embedder) -> Embedder:
-    """``embedder`` as bulk work should use it: the offline model on lower-priority threads, so that a
-    question's embedding and the event loop that publishes its events are not starved by an
-    ingestion on the same cores; a remote embedder (no local CPU) as it is."""
+    """``embedder`` as bulk work should use it: the offline model on lanes of its own whose batches
+    wait while a question's embedding is under way (``interactive_first``), so an ingestion on the
+    same cores does not hold questions up; a remote embedder (no local CPU) as it is."""
     if isinstance(embedder, MiniLMEmbedder):
         return embedder.background()
     return embedder

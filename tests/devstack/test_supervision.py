@@ -8,7 +8,12 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from policypal.devstack import ManagedProcess, Supervisor, stop_together
+
+# Real child processes: the integration lane, not the fast one.
+pytestmark = pytest.mark.integration
 
 #: A child that runs until stopped.
 SLEEPER = "import time; time.sleep(600)"

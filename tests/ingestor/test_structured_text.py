@@ -77,6 +77,8 @@ def test_undecodable_text_is_rejected() -> None:
     assert caught.value.reason_code == rejections.UNDECODABLE_TEXT
 
 
+# A fresh interpreter: the integration lane, not the fast one.
+@pytest.mark.integration
 def test_unstructured_runs_without_network_and_downloads_nothing() -> None:
     # A fresh interpreter with every socket connection refused: a download attempt would fail the run.
     script = textwrap.dedent(

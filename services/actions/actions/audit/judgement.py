@@ -68,7 +68,8 @@ def judge(
     weights: Mapping[str, float] | None = None,
     lexicon: Lexicon | None = None,
 ) -> Verdict | None:
-    """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when not binding.
+    """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when the rule is
+    not binding, or the clause does not speak of what it is about.
 
     ``weights`` are the key terms' rarity among the target's rules (a rare term shared says more);
     ``lexicon`` reads a clause's word as the rule's verb when they name the same act.
@@ -155,7 +156,7 @@ def _by_polarity(
     wording: tuple[str, str],
     weights: Mapping[str, float],
     lexicon: Lexicon | None,
-) -> Verdict:
+) -> Verdict | None:
     """Polarity of the clause against the rule's proposition: the clause must deny, leave out, do or
     permit what the rule itself names (``proposition``). ``wording``: what the rule says, and binds."""
     said, binding = wording
@@ -164,9 +165,10 @@ def _by_polarity(
     terms = key_terms(without_purpose(clause))
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
-    # A clause that does not speak of what the rule is about can neither break nor keep it.
+    # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
+    # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     if not rule.spoken_of(terms, weights):
-        return Verdict(False, "polarity", f"{said}; the clause speaks of something else.")
+        return None
     if negative:
         act = rule.act_in(clause, affirmed, lexicon) if rule.spoken_of(affirmed, weights) else None
         if position in ("does", "permits") and act is not None:

@@ -64,11 +64,13 @@ class Proposition:
         return len(shared) >= MIN_SHARED_TERMS or carried >= MIN_SHARED_WEIGHT * total
 
     def act_in(self, clause: str, affirmed: frozenset[str], lexicon: Lexicon | None) -> str | None:
-        """The clause's word for the act's verb ("starts" for "begin"), "" when the verb is a generic
-        one ("use", "include") and the object decides, None when the clause does not do the act."""
-        stems = key_terms(" ".join(self.verbs))
-        if not stems:
+        """The clause's word for the act's verb ("starts" for "begin"), "" when a verb is a generic one
+        ("use", "include", "make") and the object decides, None when the clause does not do the act."""
+        named = [key_terms(verb) for verb in self.verbs]
+        # "must not contain or make hard links": with a generic verb among them, the object decides.
+        if not named or not all(named):
             return ""
+        stems = frozenset().union(*named)
         if stems & affirmed:
             return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))
         if lexicon is None:

@@ -9,13 +9,11 @@ bench/.cache/distinct_library; PDF manuals are taken as shipped, plain-text ones
 (``refman.pdf``) is left out on purpose: one reference of that size would be a third of the library.
 """
 
-import gzip
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.ingestion import CACHE
-from bench.inquire_corpus.documents import typeset
+from bench.inquire_corpus.documents import package_member, typeset
 
 FOLDER = CACHE / "distinct_library"
 
@@ -103,21 +101,8 @@ def fetch(distractor: Distractor) -> Path:
     if distractor.pdf.exists():
         return distractor.pdf
     distractor.pdf.parent.mkdir(parents=True, exist_ok=True)
-    data = _member(distractor.package, distractor.member)
+    data = package_member(distractor.package, distractor.member, debs=FOLDER / "debs", extracted=FOLDER / "x")
     if distractor.member.removesuffix(".gz").endswith(".txt"):
         data = typeset(data.decode())
     distractor.pdf.write_bytes(data)
     return distractor.pdf
-
-
-def _member(package: str, member: str) -> bytes:
-    debs, extracted = FOLDER / "debs", FOLDER / "x"
-    if not (extracted / member).exists():
-        debs.mkdir(parents=True, exist_ok=True)
-        found = sorted(debs.glob(f"{package}_*.deb"))
-        if not found:
-            subprocess.run(["apt-get", "download", package], cwd=debs, check=True, capture_output=True)
-            found = sorted(debs.glob(f"{package}_*.deb"))
-        subprocess.run(["dpkg-deb", "-x", str(found[-1]), str(extracted)], check=True, capture_output=True)
-    data = (extracted / member).read_bytes()
-    return gzip.decompress(data) if member.endswith(".gz") else data

@@ -121,7 +121,7 @@ def fetch(document: Document) -> Path:
         # The licences are on every Debian system; the package need not be fetched.
         text = Path("/", document.member.removesuffix(".txt")).read_text()
     else:
-        data = _member(document.package, document.member)
+        data = package_member(document.package, document.member)
         if not document.member.removesuffix(".gz").endswith(".txt"):
             document.pdf.write_bytes(data)
             return document.pdf
@@ -130,15 +130,17 @@ def fetch(document: Document) -> Path:
     return document.pdf
 
 
-def _member(package: str, member: str) -> bytes:
-    extracted = CACHE / "x" / member
-    if not extracted.exists():
-        debs = sorted(CACHE.glob(f"{package}_*.deb"))
-        if not debs:
-            subprocess.run(["apt-get", "download", package], cwd=CACHE, check=True, capture_output=True)
-            debs = sorted(CACHE.glob(f"{package}_*.deb"))
-        subprocess.run(["dpkg-deb", "-x", str(debs[-1]), str(CACHE / "x")], check=True, capture_output=True)
-    data = extracted.read_bytes()
+def package_member(package: str, member: str, *, debs: Path = CACHE, extracted: Path = CACHE / "x") -> bytes:
+    """The file ``member`` of Debian package ``package`` (``.gz`` decompressed), downloaded into
+    ``debs`` and unpacked into ``extracted`` when missing."""
+    if not (extracted / member).exists():
+        found = sorted(debs.glob(f"{package}_*.deb"))
+        if not found:
+            debs.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["apt-get", "download", package], cwd=debs, check=True, capture_output=True)
+            found = sorted(debs.glob(f"{package}_*.deb"))
+        subprocess.run(["dpkg-deb", "-x", str(found[-1]), str(extracted)], check=True, capture_output=True)
+    data = (extracted / member).read_bytes()
     return gzip.decompress(data) if member.endswith(".gz") else data
 
 

@@ -34,9 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import nats
-from nats.js.errors import NotFoundError
 
-from bench.colocated_rss import TENANT, USER, _fill_index
+from bench.colocated_rss import TENANT, USER, _fill_index, wait_for_consumers
 from bench.ingestion import ROOT, _in_subprocess, _pythonpath_of, default_pdf, today_tree
 
 DOCUMENT = "manual"
@@ -48,21 +47,8 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _consumers_ready(js: Any, within: float = 180.0) -> None:
-    from ingestor.service import CONSUMER
-
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            await js.consumer_info("DOCS", CONSUMER)
-            return
-        except NotFoundError:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)
-
-
 async def _ingest(nats_url: str, redis_url: str, data: bytes, worker_pid: int) -> dict[str, Any]:
+    from ingestor.service import CONSUMER
     from policypal.bus import build_broker, publish_event
     from policypal.config import Settings
     from policypal.state import DocumentCatalog, connect_redis
@@ -74,7 +60,7 @@ async def _ingest(nats_url: str, redis_url: str, data: bytes, worker_pid: int) -
     broker = build_broker(Settings(_env_file=None, nats_url=nats_url))
     await broker.start()
     try:
-        await _consumers_ready(js)
+        await wait_for_consumers(js, [("DOCS", CONSUMER)], within=180.0)
         await asyncio.sleep(3)
         upload = make_upload(DOCUMENT, tenant=TENANT).model_copy(update={"user_id": USER})
         await store_upload(js, DocumentCatalog(redis), upload, data)

@@ -28,6 +28,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,15 +142,13 @@ class RssSampler:
         self._stop.set()
 
 
-async def _wait_for_consumers(js: Any, within: float = 120.0) -> None:
-    from actions.inquire.service import DURABLE
-    from ingestor.service import CONSUMER
-
+async def wait_for_consumers(js: Any, consumers: Sequence[tuple[str, str]], within: float = 120.0) -> None:
+    """Return once every (stream, durable) of ``consumers`` exists: the workers are subscribed."""
     deadline = time.monotonic() + within
     while True:
         try:
-            await js.consumer_info("DOCS", CONSUMER)
-            await js.consumer_info("ACTIONS", DURABLE)
+            for stream, durable in consumers:
+                await js.consumer_info(stream, durable)
             return
         except NotFoundError:
             if time.monotonic() > deadline:
@@ -159,6 +158,7 @@ async def _wait_for_consumers(js: Any, within: float = 120.0) -> None:
 
 async def _drive(nats_url: str, redis_url: str, sampler: RssSampler, questions: int) -> dict[str, Any]:
     from actions.inquire.service import DURABLE
+    from ingestor.service import CONSUMER
     from policypal.bus import build_broker, publish_event
     from policypal.config import Settings
     from policypal.contracts import ActionRequested
@@ -171,7 +171,7 @@ async def _drive(nats_url: str, redis_url: str, sampler: RssSampler, questions: 
     broker = build_broker(Settings(_env_file=None, nats_url=nats_url))
     await broker.start()
     try:
-        await _wait_for_consumers(js)
+        await wait_for_consumers(js, [("DOCS", CONSUMER), ("ACTIONS", DURABLE)])
         await asyncio.sleep(3)
         sampler.phase = "idle"
         await asyncio.sleep(3)

@@ -161,8 +161,9 @@ def _by_polarity(
     permit what the rule itself names (``proposition``). ``wording``: what the rule says, and binds."""
     said, binding = wording
     # "…so that it can be piped" is why, not a permission: the stance is read without the purpose.
-    position = stance(without_purpose(clause))
-    terms = key_terms(without_purpose(clause))
+    practice = without_purpose(clause)
+    position = stance(practice)
+    terms = key_terms(practice)
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule

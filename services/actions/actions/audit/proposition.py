@@ -12,6 +12,7 @@ to break a prohibition it must do the act, by the rule's own verb or a word the 
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.lexicon import Lexicon, words_of
@@ -43,8 +44,10 @@ class Proposition:
     verbs: tuple[str, ...]
 
     @classmethod
+    @lru_cache(maxsize=8192)
     def of(cls, before: str, after: str, negative: bool) -> "Proposition":
-        """The proposition of a rule whose words before and after its modal form are given."""
+        """The proposition of a rule whose words before and after its modal form are given (read
+        once per rule: an audit meets each rule with many clauses)."""
         # "must not share data without consent": the exception is not what is forbidden.
         exception = _EXCEPTION.search(after) if negative else None
         act = after[: exception.start()] if exception else after

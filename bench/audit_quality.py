@@ -209,8 +209,12 @@ async def audit_source(
     return score_source(source, findings, gold.targets, seconds)
 
 
-async def run(corpus: Corpus, mode: str, qdrant_dir: Path, show: bool = False) -> dict[str, Any]:
-    """Ingest, audit every source of ``corpus`` in ``mode``, print the table; the results as JSON."""
+async def run(
+    corpus: Corpus, mode: str, qdrant_dir: Path, show: bool = False, reuse: bool = False
+) -> dict[str, Any]:
+    """Ingest, audit every source of ``corpus`` in ``mode``, print the table; the results as JSON.
+
+    ``reuse``: a document already in the index at ``qdrant_dir`` is not ingested again."""
     gold, sources = corpus.gold, corpus.sources
     llm = MODES[mode]()
     embedder = MiniLMEmbedder()
@@ -220,13 +224,14 @@ async def run(corpus: Corpus, mode: str, qdrant_dir: Path, show: bool = False) -
     try:
         await index.ensure_collection()
         ingestion: dict[str, Any] = {}
-        for target in gold.targets.values():
-            file = corpus.files[target.id]
-            ingestion[target.id] = await ingest(index, embedder, target.id, file, target.title, "regulatory")
-            print(f"ingested {file[0]}: {ingestion[target.id]}", flush=True)
-        for source in (s for s in sources if s.mode == "policy"):
-            file = corpus.files[source.id]
-            ingestion[source.id] = await ingest(index, embedder, source.id, file, source.title, "policy")
+        documents = [(t.id, t.title, "regulatory") for t in gold.targets.values()]
+        documents += [(s.id, s.title, "policy") for s in sources if s.mode == "policy"]
+        for doc_id, title, kind in documents:
+            if reuse and await index.count(tenant_id=TENANT, document_id=doc_id) > 0:
+                continue
+            file = corpus.files[doc_id]
+            ingestion[doc_id] = await ingest(index, embedder, doc_id, file, title, kind)
+            print(f"ingested {file[0]}: {ingestion[doc_id]}", flush=True)
         problems = await check_gold(index, corpus)
         for problem in problems:
             print(f"GOLD PROBLEM: {problem}")
@@ -355,12 +360,22 @@ def main() -> None:
     parser.add_argument(
         "--show", action="store_true", help="print each dev source's clauses and findings (never held-out)"
     )
+    parser.add_argument(
+        "--index",
+        type=Path,
+        help="keep the ingested corpus in this directory between runs (re-ingesting takes minutes); "
+        "delete it after a change to ingestion",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     started = time.perf_counter()
     corpus = load_corpus(args.split)
-    with tempfile.TemporaryDirectory(prefix="audit-quality-") as qdrant_dir:
-        results = asyncio.run(run(corpus, args.mode, Path(qdrant_dir), args.show))
+    if args.index is not None:
+        args.index.mkdir(parents=True, exist_ok=True)
+        results = asyncio.run(run(corpus, args.mode, args.index, args.show, reuse=True))
+    else:
+        with tempfile.TemporaryDirectory(prefix="audit-quality-") as qdrant_dir:
+            results = asyncio.run(run(corpus, args.mode, Path(qdrant_dir), args.show))
     results["bench_seconds"] = round(time.perf_counter() - started, 1)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")

@@ -22,6 +22,16 @@ from policypal.rules.modality import is_binding, modal_cue
         ("It is recommended to compress large log files.", "recommendation", "is recommended"),
         ("Packages should not depend on obsolete libraries.", "recommendation_against", "should not"),
         ("Avoid hard-coding paths to system binaries.", "recommendation_against", "Avoid"),
+        (
+            "We recommend against using the root account for daily work.",
+            "recommendation_against",
+            "We recommend against",
+        ),
+        (
+            "Storing keys in the repository is advised against.",
+            "recommendation_against",
+            "is advised against",
+        ),
         ("The processor may engage a sub-processor with prior written authorisation.", "permission", "may"),
     ],
 )
@@ -92,6 +102,8 @@ def test_a_condition_without_a_main_clause_modal_still_gives_its_own() -> None:
         "Some users may not be able to read the log files.",
         "Older clients may not want to upgrade their keyring.",
         "The directory may not exist on a freshly installed system.",
+        "Such packages may not comply with all of the requirements of this manual.",
+        "A vendor's layout may not match the one described here.",
     ],
 )
 def test_an_epistemic_may_not_is_no_prohibition(sentence: str) -> None:

@@ -24,6 +24,26 @@ def test_a_term_only_negated_in_the_rule_is_ruled_out() -> None:
     assert not rule.ruled_out & rule.about
 
 
+def test_a_waiver_or_a_negated_condition_rules_nothing_out() -> None:
+    waiver = Proposition.of(
+        "The user", " build the program before running the tests, but need not install it.", False
+    )
+    condition = Proposition.of(
+        "Log files", " be removed when the package is purged (but not when it is removed).", False
+    )
+
+    assert not waiver.ruled_out
+    assert not condition.ruled_out
+
+
+def test_what_a_rule_rules_out_is_headed_by_the_act_it_names() -> None:
+    rule = Proposition.of("It", " is better not to include the program name in an error message.", False)
+
+    # "include" is a generic verb: the object heads the act.
+    assert rule.ruled_out_heads == frozenset({"program", "name"})
+    assert "messag" in rule.ruled_out
+
+
 def test_the_head_of_a_passive_act_includes_its_subject() -> None:
     passive = Proposition.of("The copyright information", " be copied verbatim into each package.", False)
     active = Proposition.of("Each program", " have an associated manual page.", False)

@@ -45,7 +45,8 @@ class ModalCue:
 
 
 _EPISTEMIC: Final = (
-    r"be\s+able|want|wish|have|exist|work|know|always|even|necessarily|apply|matter|"
+    r"be\s+able|want|wish|have|exist|work|know|always|even|necessarily|apply|matter|comply|conform|fit|"
+    r"reflect|suit|match|"
     r"be\s+(?:available|present|possible|installed|needed|necessary|enough|sufficient|aware|obvious)"
 )
 
@@ -80,6 +81,8 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\bshouldn['’]t\b",
             r"\b(?:is|are)\s+(?:strongly\s+)?discouraged\b",
             r"\bnot\s+(?:be\s+)?recommended\b",
+            r"\b(?:we\s+)?(?:recommend|advise)s?\s+against\b",
+            r"\b(?:is|are)\s+(?:recommended|advised)\s+against\b",
             r"^\W*(?:avoid|please\s+(?:do\s+not|don['’]t))\b",
         ),
     ),

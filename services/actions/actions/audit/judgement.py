@@ -193,7 +193,7 @@ def _by_polarity(
             True, "polarity", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
     done = rule.ruled_out & affirmed
-    if done:
+    if done & rule.ruled_out_heads:
         words = _words(clause, done)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")

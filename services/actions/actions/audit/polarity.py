@@ -31,6 +31,14 @@ _CONDITION: Final = re.compile(
 _PLAIN_NEGATION: Final = re.compile(
     r"\b(?:not|never)\b|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)", re.I
 )
+# "need not", "does not have to": what follows is waived, not ruled out.
+_WAIVER_BEFORE: Final = re.compile(r"\bneeds?\s*$", re.IGNORECASE)
+# "not required", "not necessary", "not have to", "not when…", "not if…": a waiver or a condition.
+_WAIVER_AFTER: Final = re.compile(
+    r"\s*(?:(?:be\s+)?(?:required|necessary|mandatory|obligatory|needed)\b|(?:have|need)\s+to\b|"
+    r"(?:only\s+)?(?:when|if|unless|where|whenever|while|until|before|after)\b)",
+    re.IGNORECASE,
+)
 # A comma closes such a clause: "whenever it helps, no consent needed" denies.
 _QUALIFIER: Final = re.compile(
     r"\b(?:if|unless|when|whenever|where|whether|that|which|who|whose|except)\b(?:[^\S\n]+[\w'’/-]+){0,4}\s*$",
@@ -73,21 +81,32 @@ def restricts(rule: str) -> bool:
     return bool(_ONLY.search(rule))
 
 
-def negated_terms(sentence: str) -> frozenset[str]:
-    """The key terms a plain negation in ``sentence`` governs ("don't compute it from argv[0]" → argv).
+def negated_scopes(sentence: str) -> list[str]:
+    """The words each plain negation in ``sentence`` governs ("don't compute it from argv[0]" →
+    "compute it from argv[0]"), in reading order.
 
     Only "not", "n't", "never" and "no": "without local changes" or "avoid" name a circumstance, and
-    too often share a term with a clause that does no wrong.
+    too often share a term with a clause that does no wrong. A waiver ("need not install", "is not
+    required") permits leaving something out rather than ruling it out, and a negated condition
+    ("but not when it is only removed") limits when the rule applies: neither rules anything out.
     """
-    found: set[str] = set()
+    scopes: list[str] = []
     for match in _PLAIN_NEGATION.finditer(sentence):
         # "so that they don't grow" is the rule's purpose; only a condition ("if it is not…") is not.
-        if _CONDITION.search(sentence[: match.start()]):
+        if _CONDITION.search(sentence[: match.start()]) or _WAIVER_BEFORE.search(sentence[: match.start()]):
             continue
-        scope = _SCOPE.match(sentence[match.end() :])
-        if scope:
-            found |= key_terms(scope.group(0))
-    return frozenset(found)
+        after = sentence[match.end() :]
+        if _WAIVER_AFTER.match(after):
+            continue
+        scope = _SCOPE.match(after)
+        if scope and scope.group(0).strip():
+            scopes.append(scope.group(0))
+    return scopes
+
+
+def negated_terms(sentence: str) -> frozenset[str]:
+    """The key terms a plain negation in ``sentence`` governs ("don't compute it from argv[0]" → argv)."""
+    return frozenset().union(*(key_terms(scope) for scope in negated_scopes(sentence)))
 
 
 def affirmed_terms(sentence: str) -> frozenset[str]:

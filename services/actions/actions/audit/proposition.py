@@ -21,7 +21,7 @@ from actions.audit.polarity import (
     act_verbs,
     affirmed_terms,
     after_auxiliaries,
-    negated_terms,
+    negated_scopes,
     without_purpose,
 )
 
@@ -42,6 +42,10 @@ class Proposition:
     head: frozenset[str]
     ruled_out: frozenset[str]
     verbs: tuple[str, ...]
+    #: The head of each act the rule rules out, its first terms ("don't compute it from argv[0]" →
+    #: compute, argv; "not to include the program name" → program, name, "include" being generic).
+    #: A clause breaks such a rule only by doing that act, not by sharing a word further on.
+    ruled_out_heads: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -51,11 +55,21 @@ class Proposition:
         # "must not share data without consent": the exception is not what is forbidden.
         exception = _EXCEPTION.search(after) if negative else None
         act = after[: exception.start()] if exception else after
-        ruled_out = negated_terms(after) - affirmed_terms(after)
+        scopes = negated_scopes(after)
+        ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - affirmed_terms(after)
         about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
         opening = key_terms_in_order(after_auxiliaries(after))[:HEAD_TERMS]
         subject = key_terms(without_purpose(before)) if _PASSIVE.match(after) else frozenset()
-        return cls(about, frozenset(opening) | subject, ruled_out, tuple(act_verbs(after)))
+        heads = {
+            term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
+        }
+        return cls(
+            about,
+            frozenset(opening) | subject,
+            ruled_out,
+            tuple(act_verbs(after)),
+            frozenset(heads) & ruled_out,
+        )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
         """Whether a clause with ``terms`` speaks of this proposition (see the module's docstring)."""

@@ -1,6 +1,6 @@
 """What an audit costs on the LLM path: calls, prompt and completion tokens, per source.
 
-    .venv/bin/python -m bench.audit_llm_cost
+    .venv/bin/python -m bench.audit_llm_cost [--index DIR]
 
 The corpus of ``bench.audit_quality`` (same targets, same six sources, the real ingestion), audited
 by the worker's ``audit`` with a language model: a scripted OpenAI-compatible server on this machine
@@ -15,6 +15,7 @@ the whole source text (text mode) or 10 sampled chunks (policy mode), plus 5 chu
 chunk length, plus its instructions; that design checked only what it sampled.
 """
 
+import argparse
 import asyncio
 import json
 import re
@@ -34,7 +35,7 @@ from tests.support.openai_server import RecordedRequest, Reply, ScriptedOpenAI
 
 #: The first build's audit instructions, in characters (its prompt beside the passages).
 FIRST_BUILD_INSTRUCTIONS = 1300
-_CLAUSE = re.compile(r"^## Clause (\d+)$", re.MULTILINE)
+_CLAUSE = re.compile(r"^## Clause (\d+)\n.*\nRules: (R\d+)", re.MULTILINE)
 
 
 def judge_all(request: RecordedRequest) -> Reply:
@@ -44,12 +45,12 @@ def judge_all(request: RecordedRequest) -> Reply:
         {
             "clause": int(number),
             "verdict": "complies",
-            "rule": "R1",
+            "rule": first_rule,
             "severity": "Low",
             "consequence": "",
             "suggestion": "",
         }
-        for number in _CLAUSE.findall(prompt)
+        for number, first_rule in _CLAUSE.findall(prompt)
     ]
     return Reply.json({"judgements": judgements})
 
@@ -65,7 +66,8 @@ async def measure(corpus: Corpus, qdrant_dir: Path) -> dict[str, Any]:
     for doc_id, file in corpus.files.items():
         kind = "regulatory" if doc_id in corpus.gold.targets else "policy"
         title = corpus.gold.targets[doc_id].title if kind == "regulatory" else doc_id
-        await ingest(index, embedder, doc_id, file, title, kind)
+        if not await index.count(tenant_id=TENANT, document_id=doc_id):
+            await ingest(index, embedder, doc_id, file, title, kind)
         chunks = await index.document_chunks(tenant_id=TENANT, user_id=USER, document_id=doc_id)
         chunk_chars[doc_id] = sum(len(c.text) for c in chunks) / max(1, len(chunks))
     results: dict[str, Any] = {}
@@ -113,9 +115,20 @@ async def _quiet(stage: str, message: str) -> None:
 
 def main() -> None:
     """Run the measure on every source and print a table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--index",
+        type=Path,
+        help="keep the ingested corpus in this directory between runs (as bench.audit_quality)",
+    )
+    args = parser.parse_args()
     corpus = load_corpus("all")
-    with tempfile.TemporaryDirectory() as qdrant_dir:
-        results = asyncio.run(measure(corpus, Path(qdrant_dir)))
+    if args.index is not None:
+        args.index.mkdir(parents=True, exist_ok=True)
+        results = asyncio.run(measure(corpus, args.index))
+    else:
+        with tempfile.TemporaryDirectory() as qdrant_dir:
+            results = asyncio.run(measure(corpus, Path(qdrant_dir)))
     print(
         f"{'source':<21}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
     )

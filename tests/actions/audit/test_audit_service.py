@@ -251,16 +251,12 @@ async def test_a_target_without_rules_is_named_as_such(
 
 def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:
     """The clauses a judgement prompt showed the model, with their candidate rules by id."""
+    listed = dict(re.findall(r"^- (R\d+) \[[^\]]*\] (.*)$", prompt, re.MULTILINE))
     shown: dict[int, tuple[str, dict[str, str]]] = {}
     for block in prompt.split("## Clause ")[1:]:
-        header, *lines = block.strip().split("\n")
-        number, text = int(header), lines[0]
-        rules = {}
-        for line in lines[1:]:
-            match = re.match(r"- (R\d+) \[[^\]]*\] (.*)", line)
-            if match:
-                rules[match.group(1)] = match.group(2)
-        shown[number] = (text, rules)
+        header, text, named, *_ = block.strip().split("\n")
+        ids = named.removeprefix("Rules: ").split(", ")
+        shown[int(header)] = (text, {rule_id: listed[rule_id] for rule_id in ids})
     return shown
 
 
@@ -309,6 +305,11 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     assert first.body["model"] == body["model"] == "gpt-4o"
     assert "did not match the required JSON schema" in correction.messages[-1]["content"]
     shown = _clause_and_rules(first.messages[-1]["content"])
+    # A rule several clauses may breach is listed once, and each of them names it by its id; rules of
+    # the two versions of the regulation are told apart by their version.
+    listed = re.findall(r"^- R\d+ (\[[^\]]*\] .*)$", first.messages[-1]["content"], re.MULTILINE)
+    assert len(listed) == len(set(listed))
+    assert sum(len(rules) for _, rules in shown.values()) > len(listed)
     # Only clauses with a governing rule cost tokens: the greeting and the kitchen are not sent.
     assert all("kitchen" not in text and "Hello" not in text for text, _ in shown.values())
     clause_text, rules = shown[1]

@@ -18,6 +18,7 @@ from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.judgement import Verdict
 from actions.audit.matching import Candidate, Matched
+from actions.drafting import document_name
 from actions.organisation import with_organisation
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
 from policypal.contracts.audit import Severity
@@ -27,21 +28,23 @@ from policypal.rules import is_binding
 #: Clauses per model call: enough to amortise the instructions, few enough to judge each with care.
 BATCH: Final = 12
 #: Candidate rules shown per clause and target.
-RULES_PER_TARGET: Final = 3
+RULES_PER_TARGET: Final = 5
 #: The standing a rule needs to be shown to the model. A model judges for itself whether a rule is
-#: about the clause, so it is shown every rule that stands above the target's rules at large, not
-#: only those clear enough for the offline judgement (``RELATED``). On the bench
-#: (bench.audit_diagnostics) the governing rule reaches the model for 27 of 52 planted violations,
-#: against 17 with ``RELATED``; the ~10-page policy sends 150 of its 195 clauses (41k prompt tokens)
-#: instead of 75 (14.5k). Lower still (-1.0) sends every clause for 35 of 52 (104k tokens).
-SHOWN_TO_MODEL: Final = RELATED - 0.8
+#: about the clause, so what bounds its recall is whether the governing rule is shown at all: with
+#: 3 rules per target above standing 0 the governing rule reached it for 27 of the bench's 52 planted
+#: violations (bench.audit_diagnostics), with 5 above -1.5 for 41 (every one the matching finds
+#: among a clause's candidates). Rules are listed once per batch (``_batched``), so the ~10-page
+#: policy against 3 regulations sends 121k prompt tokens (bench.audit_llm_cost) where the earlier
+#: prompt, one list per clause, sent 41k for 27 of 52.
+SHOWN_TO_MODEL: Final = RELATED - 2.3
 #: Model calls in flight at once.
 CONCURRENCY: Final = 4
 
 JUDGE_INSTRUCTIONS = (
-    "You audit a company's text against regulations. Each numbered clause of the audited source comes "
-    "with the rules (ids R1, R2, …) of the target documents that may govern it, each with its document, "
-    "section, page and wording. For every clause decide whether it breaches one of its listed rules: it "
+    "You audit a company's text against regulations. The rules of the target documents that may govern "
+    "the clauses are listed first (ids R1, R2, …), each with its document, section, page and wording; each "
+    "numbered clause of the audited source then names the ids of the rules that may govern it. For every "
+    "clause decide whether it breaches one of its own listed rules: it "
     "does what a rule forbids, or denies, omits or contradicts what a rule requires, or states a figure, "
     "deadline or location the rule does not allow. A rule that is not about what the clause says does "
     "not govern it. Reply in JSON with one judgement per clause: clause (its number), verdict (breach, "
@@ -86,8 +89,7 @@ async def draft_checks(
     Raises ``LLMError`` when the model fails or still replies off-schema after one correction.
     """
     checks = [TargetCheck(m.target, m.binding) for m in matched]
-    items = _items(clauses, matched, checks)
-    batches = [items[i : i + BATCH] for i in range(0, len(items), BATCH)]
+    batches = _batched(_items(clauses, matched, checks))
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def judged(batch: list[_Item]) -> tuple[list[_Item], ClauseJudgements, Usage, str]:
@@ -106,7 +108,8 @@ async def draft_checks(
 
 
 def _items(clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[TargetCheck]) -> list[_Item]:
-    """The clauses that some binding rule may govern, each with its candidates; others are ungoverned."""
+    """The clauses that some binding rule may govern, each with its candidates (ids set per batch,
+    ``_batched``); the others are ungoverned."""
     items: list[_Item] = []
     for position, clause in enumerate(clauses):
         rules: dict[str, tuple[int, Candidate]] = {}
@@ -115,10 +118,24 @@ def _items(clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[T
             if not kept:
                 checks[t].ungoverned += 1
             for candidate in kept:
-                rules[f"R{len(rules) + 1}"] = (t, candidate)
+                rules[f"{t}:{candidate.rule.rule_id}"] = (t, candidate)
         if rules:
             items.append(_Item(len(items) + 1, clause, rules))
     return items
+
+
+def _batched(items: Sequence[_Item]) -> list[list[_Item]]:
+    """Clauses in batches, in reading order, each rule of a batch under one id (R1, R2…): neighbouring
+    clauses are often governed by the same rules, and a rule's wording is then sent once per batch."""
+    batches = []
+    for start in range(0, len(items), BATCH):
+        ids: dict[str, str] = {}
+        batch = []
+        for item in items[start : start + BATCH]:
+            rules = {ids.setdefault(key, f"R{len(ids) + 1}"): pair for key, pair in item.rules.items()}
+            batch.append(_Item(item.number, item.clause, rules))
+        batches.append(batch)
+    return batches
 
 
 def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -128,21 +145,26 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
 
 
 def _prompt(event: ActionRequested, batch: Sequence[_Item], targets: Sequence[ResolvedDocument]) -> Prompt:
-    blocks = []
+    listed: dict[str, tuple[int, Candidate]] = {}
     for item in batch:
-        lines = [f"## Clause {item.number}\n{item.clause.text}"]
-        for rule_id, (t, candidate) in item.rules.items():
-            rule = candidate.rule
-            where = ", ".join(
-                part
-                for part in (
-                    f"§{rule.section}" if rule.section else "",
-                    f"p. {rule.page}" if rule.page else "",
-                )
-                if part
+        listed.update(item.rules)
+    lines = ["## Rules"]
+    for rule_id, (t, candidate) in sorted(listed.items(), key=lambda entry: int(entry[0][1:])):
+        rule = candidate.rule
+        where = ", ".join(
+            part
+            for part in (
+                f"§{rule.section}" if rule.section else "",
+                f"p. {rule.page}" if rule.page else "",
             )
-            lines.append(f"- {rule_id} [{targets[t].title}{', ' + where if where else ''}] {rule.text}")
-        blocks.append("\n".join(lines))
+            if part
+        )
+        # Two versions of one regulation share a title: the version tells their rules apart.
+        lines.append(f"- {rule_id} [{document_name(targets[t])}{', ' + where if where else ''}] {rule.text}")
+    blocks = ["\n".join(lines)]
+    blocks += [
+        f"## Clause {item.number}\n{item.clause.text}\nRules: {', '.join(item.rules)}" for item in batch
+    ]
     request = event.query.strip() or "Audit the source against the targets."
     return Prompt(
         instructions=with_organisation(JUDGE_INSTRUCTIONS, event.company),

@@ -151,6 +151,20 @@ def test_a_rule_split_across_chunks_is_quoted_from_one_of_them() -> None:
         assert rule.quote in chunks[rule.chunk_index].text
 
 
+def test_a_section_from_the_documents_structure_wins_over_a_heading_read_off_the_page() -> None:
+    # "13 Here is a good example…" is a numbered line of a listing, not a heading; the PDF's outline
+    # (the chunk's section) says where the rule stands.
+    page = (
+        "13 Here is a good example for a logrotate config file\n"
+        "Log files must be rotated occasionally so that they do not grow indefinitely.\n"
+    )
+    chunks = chunks_of([(110, page)], sections=["Files › Log files"])
+
+    (rule,) = rule_units(chunks, boilerplate=set())
+
+    assert rule.section == "Files › Log files"
+
+
 def test_unpaged_chunks_take_their_section_from_the_chunk() -> None:
     chunks = [
         c.model_copy(update={"section": "Retention"})

@@ -17,7 +17,7 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 6
+EXTRACTION_VERSION: Final = 7
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -78,7 +78,10 @@ def rule_units(
                 doc_type=chunk.doc_type,
                 set_name=chunk.set_name,
                 page=chunk.page,
-                section=clause.statement.section,
+                # The chunk's section comes from the document's own structure (a PDF's outline, a
+                # DOCX or HTML heading) where it has one; headings read off the page text (running
+                # headers, a numbered line of a listing) are the fallback.
+                section=chunk.section or clause.statement.section,
                 chunk_index=chunk.chunk_index,
                 rule_index=len(rules),
                 modality=clause.modal.modality,

@@ -187,12 +187,14 @@ async def test_text_mode_checks_each_clause_against_every_target(
 ) -> None:
     index, (_, reg24, reg25) = library
     broker = await harness.start(index, embedder)
+    # Pasted as it came, header lines and all: they are neither clauses nor themes.
+    pasted = f"From: Dana Ops <dana@example.com>\nSubject: Housekeeping\n\n{EMAIL}"
     event = request(
         TENANT,
         "audit",
         "Audit this email",
         [reg24, reg25],
-        source_text=EMAIL,
+        source_text=pasted,
         target_document_ids=["reg24", "reg25"],
     )
     await harness.ask(broker, event)
@@ -200,6 +202,7 @@ async def test_text_mode_checks_each_clause_against_every_target(
 
     result = AuditResult.model_validate(body["result"])
     assert (result.mode, result.themes_analyzed, result.statements_checked) == ("text", None, 5)
+    assert {f.theme for f in result.findings} == {None}
     assert (result.overall_status, result.coverage) == ("Major Violations", [])
     _assert_grouped_by_target_then_severity(result, ["reg24", "reg25"])
     for target in ("reg24", "reg25"):

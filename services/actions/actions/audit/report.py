@@ -156,13 +156,13 @@ def _target_lines(
         if group:
             lines.append(f"**{severity}**")
         for breach in group:
-            finding = _finding(breach, marks)
+            finding = _finding(breach, marks, policy=scope.mode == "policy")
             findings.append(finding)
             lines.append(_finding_lines(finding))
     return lines
 
 
-def _finding(breach: Breach, marks: _Citations) -> AuditFinding:
+def _finding(breach: Breach, marks: _Citations, *, policy: bool) -> AuditFinding:
     rule = breach.rule
     where = _where(rule)
     shared = shared_words(breach.clause.text, rule.text)
@@ -172,7 +172,9 @@ def _finding(breach: Breach, marks: _Citations) -> AuditFinding:
     return AuditFinding(
         target_doc_id=breach.target.document_id,
         target_doc_title=breach.target.title,
-        theme=breach.clause.section,
+        # A policy's section is its theme; a pasted text's "headings" are often an e-mail's header
+        # lines ("From: …"), so text mode has none (as the contract says).
+        theme=breach.clause.section if policy else None,
         severity=breach.severity,
         consequence=breach.consequence or IMPACT_NOT_ASSESSED.format(where=where),
         source_quote=breach.clause.quote,

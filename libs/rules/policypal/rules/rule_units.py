@@ -13,11 +13,12 @@ from typing import Final
 from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.modality import ModalCue, modal_cue
+from policypal.rules.statement_sections import StructureSections
 from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 7
+EXTRACTION_VERSION: Final = 8
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -64,6 +65,7 @@ def rule_units(
 ) -> list[RulePoint]:
     """The rule units of one document's ``chunks``; chunks whose index is in ``boilerplate`` give none."""
     rules: list[RulePoint] = []
+    sections = StructureSections.of(chunks)
     for clause in document_clauses(chunks, skip=boilerplate):
         if clause.modal is None:
             continue
@@ -78,10 +80,7 @@ def rule_units(
                 doc_type=chunk.doc_type,
                 set_name=chunk.set_name,
                 page=chunk.page,
-                # The chunk's section comes from the document's own structure (a PDF's outline, a
-                # DOCX or HTML heading) where it has one; headings read off the page text (running
-                # headers, a numbered line of a listing) are the fallback.
-                section=chunk.section or clause.statement.section,
+                section=sections.section_of(clause.statement.section, chunk),
                 chunk_index=chunk.chunk_index,
                 rule_index=len(rules),
                 modality=clause.modal.modality,

@@ -33,9 +33,9 @@ RULES_PER_TARGET: Final = 5
 #: about the clause, so what bounds its recall is whether the governing rule is shown at all: with
 #: 3 rules per target above standing 0 the governing rule reached it for 27 of the bench's 52 planted
 #: violations (bench.audit_diagnostics), with 5 above -1.5 for 41 (every one the matching finds
-#: among a clause's candidates). Rules are listed once per batch (``_batched``), so the ~10-page
-#: policy against 3 regulations sends 121k prompt tokens (bench.audit_llm_cost) where the earlier
-#: prompt, one list per clause, sent 41k for 27 of 52.
+#: among a clause's candidates). Rules are listed once per batch (``_batched``); the ~10-page policy
+#: against 3 regulations sends 140k prompt tokens (bench.audit_llm_cost) where the earlier prompt,
+#: 3 rules above 0 listed per clause, sent 41k for 27 of 52.
 SHOWN_TO_MODEL: Final = RELATED - 2.3
 #: Model calls in flight at once.
 CONCURRENCY: Final = 4

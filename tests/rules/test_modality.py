@@ -154,3 +154,11 @@ def test_an_instruction_is_a_recommendation_and_a_noun_is_not_an_instruction() -
     assert instruction is not None
     assert (instruction.modality, instruction.words) == ("recommendation", "make")
     assert modal_cue("Use of the library is widespread.") is None
+
+
+def test_a_code_line_is_no_instruction() -> None:
+    assert modal_cue("#define HAS_REVERSIBLE_CC_MODE 1") is None
+    assert modal_cue("$(INSTALL_PROGRAM) foo $(bindir)/foo") is None
+    cue = modal_cue("“Check every system call for an error return.”")
+    assert cue is not None
+    assert cue.words == "Check"

@@ -109,6 +109,20 @@ Administrators must keep /bin on the root filesystem.
     assert [r.modal_words for r in rules] == ["must"]
 
 
+def test_code_lines_under_a_modal_lead_in_are_not_rules() -> None:
+    page = """To make the mode reversible, every configuration header should define one of these:
+• #define HAS_REVERSIBLE_CC_MODE 1
+• #define HAS_REVERSIBLE_CC_MODE 0
+• the macro with a comment that says why the mode is off
+"""
+
+    rules = units([(10, page)])
+
+    assert [r.quote for r in rules if r.quote.startswith("•")] == [
+        "• the macro with a comment that says why the mode is off"
+    ]
+
+
 def test_boilerplate_chunks_give_no_rules() -> None:
     chunks = chunks_of([(1, PAGE_ONE), (2, PAGE_TWO)])
     page_one = {c.chunk_index for c in chunks if c.page == 1}

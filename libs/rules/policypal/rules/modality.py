@@ -144,8 +144,9 @@ _CAN: Final = re.compile(
 # An instruction: a sentence (or its main clause) opening on a verb of doing, as style guides and
 # standards write them ("Make that a fatal error.", "If you make temporary files, check TMPDIR.").
 # Read as a recommendation: binding, without the force of "must".
+# A code line ("#define …", "$(make) …") opens on a symbol, not on an instruction.
 _IMPERATIVE: Final = re.compile(
-    r"\W*(?:please\s+)?((?:use|make|put|keep|write|check|include|provide|ensure|specify|add|set|call|"
+    r"[^\w#$@/\\.]*(?:please\s+)?((?:use|make|put|keep|write|check|include|provide|ensure|specify|add|set|call|"
     r"define|report|give|follow|treat|declare|mention|store|send|print|return|handle|support|choose|"
     r"prefer|design|run|install|place|remove|delete|test|verify|record|document|name|list|sign|encrypt|"
     r"review|obtain|get|notify|inform|reject|refuse|limit|restrict|validate)\b)"

@@ -6,6 +6,7 @@ quote is a verbatim slice of the chunk that holds the statement (cut to 300 char
 modal words when longer), so an audit finding cites it like any passage.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -18,11 +19,14 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 8
+EXTRACTION_VERSION: Final = 9
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
 MAX_RULE_CHARS: Final = 600
+#: Lower-case words an item under a lead-in needs to read as prose (a code line has one or none).
+MIN_PROSE_WORDS: Final = 2
+_PROSE_WORD: Final = re.compile(r"(?<![\w#$@./-])[a-z]{3,}(?![\w(/])")
 
 
 @dataclass(frozen=True)
@@ -99,12 +103,22 @@ def _placed(page: DocumentPage, statement: Statement) -> SourceClause | None:
         return None
     placed, start, end = found
     own = modal_cue(statement.plain)
-    lead = modal_cue(statement.lead_in) if statement.lead_in and own is None else None
+    lead = (
+        modal_cue(statement.lead_in)
+        if statement.lead_in and own is None and _reads_as_prose(statement.plain)
+        else None
+    )
     modal = own or lead
     local = placed.chunk.text[start - placed.offset : end - placed.offset]
     # The modal words' place in the chunk's own text (``own.start`` counts in the one-line form).
     cue_at = max(0, local.lower().find(own.words.lower())) if own is not None else 0
     return SourceClause(statement, placed.chunk, quote_around(local, cue_at), modal)
+
+
+def _reads_as_prose(item: str) -> bool:
+    """An item under a normative lead-in is a rule when it reads as words, not as a line of code
+    ("#define HAS_REVERSIBLE_CC_MODE 0" after "…you should write:")."""
+    return len(_PROSE_WORD.findall(item)) >= MIN_PROSE_WORDS
 
 
 def quote_around(text: str, position: int, limit: int = MAX_QUOTE_CHARS) -> str:

@@ -1,6 +1,6 @@
 """@Inquire POST → response through the running system at a real library's size, beside its parts.
 
-    .venv/bin/python -m bench.inquire_latency [--levels 1000 10000 30000] [--questions 40]
+    .venv/bin/python -m bench.inquire_latency [--levels 1000 10000 30000 distinct] [--questions 40]
         [--variants ours today] [--today REF]
 
 What the issue's latency goals are about (docs/benchmarks.md, "Library scale"): the time from the
@@ -11,8 +11,10 @@ the notifier's SSE stream, through the resolver and the colocated worker, with t
 Per level, one Edge index is filled once and kept (``bench.library_scale``'s points: the inquire
 bench's real chunks of twelve Debian and GNU manuals with their MiniLM and BM25 vectors, copied as
 further versions of each document, "<version>-c<n>", until the user has ``level`` points; two other
-tenants get a copy of that library), and every document of the user is listed in the catalog, ready,
-as an upload would leave it. Each variant runs in a process of its own on a copy of that index:
+tenants get a copy of that library); level ``distinct`` is instead the 31 distinct manuals of
+``bench.distinct_library`` as it ingested them (12,681 points; run it once first), with the two other
+tenants' copies. Every document of the user is listed in the catalog, ready, as an upload would
+leave it. Each variant runs in a process of its own on a copy of that index:
 ``ours`` (this tree) and, when asked for, ``today`` (the ``libs`` and ``services`` of git ``REF``,
 as ``bench.colocated_rss --today`` does). It starts the whole embedded system
 (``policypal.cli.embedded_system``, as ``make up`` does), asks two unrelated warm-up questions, then
@@ -48,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +69,8 @@ NOISE = 0.01
 WARM_UP = ("How do I mend a bicycle tyre?", "Which herbs grow well on a windowsill?")
 VARIANTS = ("today", "ours")
 SCOPES = ("untagged", "tagged")
+#: The level of ``bench.distinct_library``'s 31 distinct manuals (12,681 points) instead of copies.
+DISTINCT = "distinct"
 
 
 def copy_id(document_id: str, copy: int) -> str:
@@ -78,39 +83,58 @@ def copy_version(version: str, copy: int) -> str:
     return version if copy == 0 else f"{version}-c{copy}"
 
 
-async def fill_index(path: Path, level: int) -> list[dict[str, Any]]:
-    """An Edge index under ``path`` with ``level`` points of the user and two other tenants' copies.
-
-    Returns the user's documents (id, title, version, chunks) for the catalog.
-    """
-    from policypal.embeddings import MiniLMEmbedder
-    from policypal.vectorstore import ChunkPoint, open_embedded_index, sparse_vectors
+def copies(level: int) -> Iterator[tuple[list[Any], np.ndarray, list[Any]]]:
+    """The user's chunks, dense and sparse vectors, a copy of the inquire library at a time, until
+    the user has ``level`` points (each copy's dense vectors moved by seeded noise)."""
+    from policypal.vectorstore import ChunkPoint, sparse_vectors
 
     source = np.load(SOURCE)
     base = [ChunkPoint.model_validate(json.loads(p)) for p in source["payloads"]]
     base_sparse = sparse_vectors(base)
     rng = np.random.default_rng(7)
+    for copy in range(math.ceil(level / len(base))):
+        moved = source["vectors"] + (rng.standard_normal(source["vectors"].shape) * NOISE if copy else 0.0)
+        moved /= np.linalg.norm(moved, axis=1, keepdims=True)
+        count = min(len(base), level - copy * len(base))
+        chunks = [
+            chunk.model_copy(
+                update={
+                    "user_id": USER,
+                    "document_id": copy_id(chunk.document_id, copy),
+                    "version": copy_version(chunk.version, copy),
+                }
+            )
+            for chunk in base[:count]
+        ]
+        yield chunks, moved[:count], base_sparse[:count]
+
+
+def distinct_manuals() -> Iterator[tuple[list[Any], np.ndarray, list[Any]]]:
+    """The 31 distinct manuals of ``bench.distinct_library`` as it ingested them, as the user's."""
+    from bench.inquire_corpus.distinct_index import load_points, newest_folder
+    from policypal.vectorstore import sparse_vectors
+
+    folder = newest_folder()
+    if folder is None:
+        raise SystemExit("no distinct library: run `python -m bench.distinct_library` once first")
+    chunks, vectors = load_points(folder)
+    chunks = [chunk.model_copy(update={"tenant_id": TENANT, "user_id": USER}) for chunk in chunks]
+    yield chunks, vectors, sparse_vectors(chunks)
+
+
+async def fill_index(path: Path, level: str) -> list[dict[str, Any]]:
+    """An Edge index under ``path`` with the user's points of ``level`` and two other tenants' copies.
+
+    Returns the user's documents (id, title, version, chunks) for the catalog.
+    """
+    from policypal.embeddings import MiniLMEmbedder
+    from policypal.vectorstore import open_embedded_index
+
     model = MiniLMEmbedder()
     index = await open_embedded_index(path, model_id=model.model_id, dimension=model.dimension)
     documents: dict[str, dict[str, Any]] = {}
     try:
-        for copy in range(math.ceil(level / len(base))):
-            moved = source["vectors"] + (
-                rng.standard_normal(source["vectors"].shape) * NOISE if copy else 0.0
-            )
-            moved /= np.linalg.norm(moved, axis=1, keepdims=True)
-            count = min(len(base), level - copy * len(base))
-            moved = moved[:count]
-            chunks = [
-                chunk.model_copy(
-                    update={
-                        "user_id": USER,
-                        "document_id": copy_id(chunk.document_id, copy),
-                        "version": copy_version(chunk.version, copy),
-                    }
-                )
-                for chunk in base[:count]
-            ]
+        for chunks, dense, sparse in distinct_manuals() if level == DISTINCT else copies(int(level)):
             for chunk in chunks:
                 entry = documents.setdefault(
                     chunk.document_id,
@@ -124,9 +148,9 @@ async def fill_index(path: Path, level: int) -> list[dict[str, Any]]:
                 entry["chunks"] += 1
             for tenant in (TENANT, *OTHER_TENANTS):
                 owned = [chunk.model_copy(update={"tenant_id": tenant}) for chunk in chunks]
-                for start in range(0, count, 256):
-                    end = min(start + 256, count)
-                    await index.upsert(owned[start:end], moved[start:end].tolist(), base_sparse[start:end])
+                for start in range(0, len(owned), 256):
+                    end = start + 256
+                    await index.upsert(owned[start:end], dense[start:end].tolist(), sparse[start:end])
     finally:
         await index.aclose()
     return list(documents.values())
@@ -313,7 +337,7 @@ def _in_subprocess(name: str, index_dir: Path, questions: int, tree: Path | None
     return result
 
 
-def level_index(level: int) -> Path:
+def level_index(level: str) -> Path:
     """The filled index of ``level`` (made once and kept under bench/.cache/inquire_latency)."""
     folder = FOLDER / f"level-{level}"
     if not (folder / "documents.json").exists():
@@ -344,7 +368,7 @@ def report(rows: list[dict[str, Any]]) -> None:
             response, answer, search = (seconds.get(f"{k}{series}", []) for k in ("", "answer ", "search "))
             others = {k: v for k, v in row["endings"].items() if k != "response"}
             print(
-                f"| {row['level']} / {3 * row['level']} | {row['variant']} | {series} | {_spread(response)} | "
+                f"| {row['points']} / {3 * row['points']} | {row['variant']} | {series} | {_spread(response)} | "
                 f"{_spread(answer)} | {_spread(search)} | {percentile(response, 95) / percentile(search, 95):.0f}x | "
                 f"{others or '–'} | {' → '.join(map(str, row['load']))} |"
             )
@@ -368,7 +392,9 @@ def _spread(values: list[float]) -> str:
 def main() -> None:
     """Fill each level's index once, run every variant on it, print the table with the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--levels", type=int, nargs="+", default=[1000, 10000, 30000])
+    parser.add_argument(
+        "--levels", nargs="+", default=["1000", "10000", "30000"], help=f"points of the user, or {DISTINCT}"
+    )
     parser.add_argument("--questions", type=int, default=40)
     parser.add_argument("--today", default="main")
     parser.add_argument("--variants", nargs="+", default=["ours"], choices=VARIANTS)
@@ -380,15 +406,17 @@ def main() -> None:
         name, index_dir, questions = args.variant
         print(json.dumps(run_variant(name, Path(index_dir), int(questions))))
         return
-    if not SOURCE.exists():
+    if not SOURCE.exists() and set(args.levels) - {DISTINCT}:
         asyncio.run(_export_source())
     tree = today_tree(args.today) if "today" in args.variants else None
     rows = []
     for level in args.levels:
         index_dir = level_index(level)
         for name in args.variants:
+            points = sum(d["chunks"] for d in json.loads((index_dir / "documents.json").read_text()))
             row = {
                 "level": level,
+                "points": points,
                 **_in_subprocess(name, index_dir, args.questions, tree if name == "today" else None),
             }
             print(json.dumps({k: row[k] for k in ("level", "variant", "endings", "load")}), flush=True)

@@ -34,9 +34,11 @@ from typing import Any
 import numpy as np
 
 from bench.ingestion import CACHE
+from bench.inquire_corpus.documents import DOCUMENTS
+from bench.inquire_corpus.library import TENANT as LIBRARY_TENANT
+from bench.inquire_corpus.library import USER as LIBRARY_USER
 from bench.inquire_corpus.questions import QUESTIONS, held_out
 from policypal.vectorstore import ChunkIndex, ChunkPoint, open_embedded_index, open_qdrant, sparse_vectors
-from policypal.vectorstore.chunk_index import COLLECTION
 from tests.support.offline_embedder import offline_embedder
 
 SOURCE = CACHE / "library_scale" / "source.npz"
@@ -57,22 +59,21 @@ async def _export_source() -> None:
     folders = sorted((CACHE / "inquire").glob("qdrant-*/stats.json"), key=lambda p: p.stat().st_mtime)
     if not folders:
         raise SystemExit("no ingested library: run `python -m bench.inquire_quality` once first")
-    client = open_qdrant(None, path=folders[-1].parent)
+    embedder = offline_embedder()
+    index = await open_embedded_index(
+        folders[-1].parent, model_id=embedder.model_id, dimension=embedder.dimension
+    )
     payloads: list[dict[str, Any]] = []
     vectors: list[list[float]] = []
-    offset: Any = None
-    while True:
-        records, offset = await client.scroll(COLLECTION, limit=512, offset=offset, with_vectors=True)
-        for record in records:
-            vector = record.vector.get("") if isinstance(record.vector, dict) else record.vector
-            payloads.append(dict(record.payload or {}))
-            vectors.append(list(vector))  # type: ignore[arg-type]
-        if offset is None:
-            break
-    await client.close()
+    for document in DOCUMENTS:
+        owner = {"tenant_id": LIBRARY_TENANT, "user_id": LIBRARY_USER, "document_id": document.document_id}
+        chunks = await index.document_chunks(**owner)
+        dense = await index.document_chunk_vectors(**owner)
+        payloads += [chunk.model_dump(mode="json") for chunk in chunks]
+        vectors += [dense[chunk.chunk_index] for chunk in chunks]
+    await index.aclose()
     hidden = held_out()
     questions = [question for i, question in enumerate(QUESTIONS) if i not in hidden]
-    embedder = offline_embedder()
     SOURCE.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         SOURCE,

@@ -1,7 +1,9 @@
 """The library both stacks search: ours through the real ingestor, the naive stack's through LangChain.
 
 Ours: every document of ``documents.DOCUMENTS`` ingested by ``ingestor.pipeline.IngestPipeline``
-(``bench.offline_pipeline``, 1000/150) into local Qdrant, kept under bench/.cache/inquire/ and
+(``bench.offline_pipeline``, 1000/150) into Qdrant Edge, the embedded default's engine (an index
+ingested by an earlier bench into local-mode Qdrant is migrated when opened, as the product
+migrates a data directory; docs/adr/0013), kept under bench/.cache/inquire/ and
 reused while the ingestor, the vector store and the document list are unchanged (their source is
 fingerprinted). The naive stack PolicyPal started from (docs/benchmarks.md): LangChain ``PyPDFLoader`` + ``RecursiveCharacterTextSplitter
 (1000, 150)`` and the same MiniLM embedder, searched densely (brute-force cosine, what Qdrant's dense
@@ -25,7 +27,7 @@ from ingestor.pipeline import ChunkingOptions
 from policypal.contracts import DocumentUploaded, ResolvedDocument
 from policypal.embeddings import MiniLMEmbedder
 from policypal.state import DocumentRecord
-from policypal.vectorstore import ChunkIndex, open_qdrant
+from policypal.vectorstore import ChunkIndex, open_embedded_index
 
 TENANT, USER = "bench", "reader"
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,17 +56,15 @@ async def open_library(
     if reuse and not (folder / "stats.json").exists() and ingested:
         folder = ingested[-1].parent
     stats_file = folder / "stats.json"
-    fresh = not stats_file.exists()
-    if fresh and folder.exists():
+    stats = json.loads(stats_file.read_text()) if stats_file.exists() else None
+    if stats is None and folder.exists():
         shutil.rmtree(folder)
-    index = ChunkIndex(
-        open_qdrant(None, path=folder), model_id=embedder.model_id, dimension=embedder.dimension
-    )
-    await index.ensure_collection()
-    if fresh:
+    index = await open_embedded_index(folder, model_id=embedder.model_id, dimension=embedder.dimension)
+    if stats is None:
         stats = await _ingest(index, embedder)
-        stats_file.write_text(json.dumps(stats))
-    return index, json.loads(stats_file.read_text())
+    # Written again after opening: migrating a local-mode index rebuilds the folder without it.
+    stats_file.write_text(json.dumps(stats))
+    return index, stats
 
 
 async def _ingest(index: ChunkIndex, embedder: MiniLMEmbedder) -> dict[str, object]:

@@ -8,11 +8,12 @@ from actions.inquire.lexical import (
     has_name,
     has_quantity,
     named_titles,
+    term_set,
     term_weights,
 )
 from actions.inquire.ranking import rank
 from policypal.embeddings import MiniLMEmbedder
-from policypal.vectorstore import ChunkHit
+from policypal.vectorstore import ChunkHit, sparse_terms
 from tests.actions.inquire.hand_made_hits import chunk_hit
 
 ANSWER = (
@@ -85,6 +86,13 @@ def test_question_words_are_weighted_by_rarity() -> None:
     assert weights["member"] > weights["committe"]
     assert coverage(weights, "the members") > coverage(weights, "the committee")
     assert coverage({}, "anything") == 0.0
+
+
+def test_a_texts_terms_are_the_keyword_indexs_and_are_read_once() -> None:
+    text = "The members of the Committee are appointed by the members."
+    first = term_set(text)
+    assert first == frozenset(sparse_terms.terms(text)) == {"member", "committe", "appoint"}
+    assert term_set(text) is first
 
 
 def test_titles_are_known_by_their_acronyms() -> None:

@@ -7,6 +7,7 @@ Snowball stems), so "retained" meets "retention" here as it does in the keyword 
 import math
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from policypal.vectorstore import ChunkHit, sparse_terms
 
@@ -54,12 +55,24 @@ def has_quantity(text: str) -> bool:
     return _QUANTITY.search(text) is not None
 
 
+#: Texts whose terms are remembered: a request reads each candidate's terms twice (weights, then
+#: coverage) and the same chunks come back question after question; a 1000-character chunk's set is
+#: a few kilobytes.
+REMEMBERED_TEXTS = 2048
+
+
+@lru_cache(maxsize=REMEMBERED_TEXTS)
+def term_set(text: str) -> frozenset[str]:
+    """The distinct index terms of ``text``."""
+    return frozenset(sparse_terms.terms(text))
+
+
 def term_weights(query: str, texts: Sequence[str]) -> dict[str, float]:
     """The question's index terms, each weighted by its rarity among ``texts`` (IDF)."""
-    wanted = set(sparse_terms.terms(query))
+    wanted = term_set(query)
     counts = dict.fromkeys(wanted, 0)
     for text in texts:
-        for term in wanted & set(sparse_terms.terms(text)):
+        for term in wanted & term_set(text):
             counts[term] += 1
     return {term: math.log(1 + len(texts) / (1 + count)) for term, count in counts.items()}
 
@@ -69,7 +82,7 @@ def coverage(weights: dict[str, float], text: str) -> float:
     total = sum(weights.values())
     if not total:
         return 0.0
-    held = set(sparse_terms.terms(text))
+    held = term_set(text)
     return sum(weight for term, weight in weights.items() if term in held) / total
 
 

@@ -293,11 +293,17 @@ def _pythonpath_of(tree: Path) -> str:
 
 
 def _in_subprocess(name: str, pdf: Path, tree: Path | None = None) -> dict[str, Any]:
+    return variant_result("bench.ingestion", ["--variant", name, "--pdf", str(pdf)], tree)
+
+
+def variant_result(module: str, arguments: list[str], tree: Path | None) -> dict[str, Any]:
+    """Run bench ``module`` with ``arguments`` in a fresh interpreter, on the code of ``tree`` (an
+    unpacked git ref, ``today_tree``) when given; its result is the JSON of its last output line."""
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = _pythonpath_of(tree)
     out = subprocess.run(
-        [sys.executable, "-m", "bench.ingestion", "--variant", name, "--pdf", str(pdf)],
+        [sys.executable, "-m", module, *arguments],
         check=True,
         capture_output=True,
         text=True,

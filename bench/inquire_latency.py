@@ -46,8 +46,6 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -56,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.ingestion import CACHE, ROOT, _pythonpath_of, today_tree
+from bench.ingestion import CACHE, today_tree, variant_result
 from bench.library_scale import SOURCE, _export_source
 
 FOLDER = CACHE / "inquire_latency"
@@ -322,19 +320,7 @@ def run_variant(name: str, index_dir: Path, questions: int) -> dict[str, Any]:
 
 
 def _in_subprocess(name: str, index_dir: Path, questions: int, tree: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = _pythonpath_of(tree)
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.inquire_latency", "--variant", name, str(index_dir), str(questions)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+    return variant_result("bench.inquire_latency", ["--variant", name, str(index_dir), str(questions)], tree)
 
 
 def level_index(level: str) -> Path:

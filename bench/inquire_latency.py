@@ -55,13 +55,12 @@ from typing import Any
 import numpy as np
 
 from bench.ingestion import CACHE, today_tree, variant_result
-from bench.library_scale import SOURCE, _export_source
+from bench.library_scale import SOURCE, _export_source, noisy_copies
 
 FOLDER = CACHE / "inquire_latency"
 #: The bench client's token (``bench.chat_document.bench_client``) is this tenant's and user's.
 TENANT = USER = "bench"
 OTHER_TENANTS = ("other-1", "other-2")
-NOISE = 0.01
 #: Asked first and not timed: the worker's first answers load what it loads lazily. About nothing in
 #: the questions, so no sentence they need is compared (and kept) before them.
 WARM_UP = ("How do I mend a bicycle tyre?", "Which herbs grow well on a windowsill?")
@@ -83,17 +82,8 @@ def copy_version(version: str, copy: int) -> str:
 
 def copies(level: int) -> Iterator[tuple[list[Any], np.ndarray, list[Any]]]:
     """The user's chunks, dense and sparse vectors, a copy of the inquire library at a time, until
-    the user has ``level`` points (each copy's dense vectors moved by seeded noise)."""
-    from policypal.vectorstore import ChunkPoint, sparse_vectors
-
-    source = np.load(SOURCE)
-    base = [ChunkPoint.model_validate(json.loads(p)) for p in source["payloads"]]
-    base_sparse = sparse_vectors(base)
-    rng = np.random.default_rng(7)
-    for copy in range(math.ceil(level / len(base))):
-        moved = source["vectors"] + (rng.standard_normal(source["vectors"].shape) * NOISE if copy else 0.0)
-        moved /= np.linalg.norm(moved, axis=1, keepdims=True)
-        count = min(len(base), level - copy * len(base))
+    the user has ``level`` points (``bench.library_scale.noisy_copies``), each copy a further version."""
+    for copy, originals, moved, sparse in noisy_copies(level):
         chunks = [
             chunk.model_copy(
                 update={
@@ -102,9 +92,9 @@ def copies(level: int) -> Iterator[tuple[list[Any], np.ndarray, list[Any]]]:
                     "version": copy_version(chunk.version, copy),
                 }
             )
-            for chunk in base[:count]
+            for chunk in originals
         ]
-        yield chunks, moved[:count], base_sparse[:count]
+        yield chunks, moved, sparse
 
 
 def distinct_manuals() -> Iterator[tuple[list[Any], np.ndarray, list[Any]]]:

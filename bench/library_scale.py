@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,29 +90,35 @@ async def _export_source() -> None:
     )
 
 
-def _library(level: int) -> tuple[list[ChunkPoint], list[list[float]], list[Any]]:
-    """``level`` points per tenant: the real chunks, then noisy copies as further versions."""
+def noisy_copies(level: int) -> Iterator[tuple[int, list[ChunkPoint], np.ndarray, list[Any]]]:
+    """The real chunks, then copies of them, until ``level`` points: each copy's number, chunks,
+    dense vectors (a copy's moved by seeded noise, renormalised) and BM25 vectors. The caller names
+    the copies."""
     source = np.load(SOURCE)
     base = [ChunkPoint.model_validate(json.loads(p)) for p in source["payloads"]]
     base_sparse = sparse_vectors(base)
     rng = np.random.default_rng(7)
-    chunks: list[ChunkPoint] = []
-    vectors: list[np.ndarray] = []
-    sparse: list[Any] = []
-    copies = math.ceil(level / len(base))
-    for copy in range(copies):
+    for copy in range(math.ceil(level / len(base))):
         moved = source["vectors"] + (rng.standard_normal(source["vectors"].shape) * NOISE if copy else 0.0)
         moved /= np.linalg.norm(moved, axis=1, keepdims=True)
-        for i, chunk in enumerate(base):
-            if len(chunks) == level:
-                break
-            chunks.append(
-                chunk.model_copy(update={"document_id": f"{chunk.document_id}~v{copy}", "user_id": USER})
-            )
-            vectors.append(moved[i])
-            sparse.append(base_sparse[i])
+        count = min(len(base), level - copy * len(base))
+        yield copy, base[:count], moved[:count], base_sparse[:count]
+
+
+def _library(level: int) -> tuple[list[ChunkPoint], list[list[float]], list[Any]]:
+    """``level`` points per tenant: the real chunks, then noisy copies as further versions."""
+    chunks: list[ChunkPoint] = []
+    vectors: list[list[float]] = []
+    sparse: list[Any] = []
+    for copy, originals, moved, terms in noisy_copies(level):
+        chunks += [
+            chunk.model_copy(update={"document_id": f"{chunk.document_id}~v{copy}", "user_id": USER})
+            for chunk in originals
+        ]
+        vectors += moved.tolist()
+        sparse += terms
     every = [c.model_copy(update={"tenant_id": tenant}) for tenant in TENANTS for c in chunks]
-    return every, [v.tolist() for v in vectors] * len(TENANTS), sparse * len(TENANTS)
+    return every, vectors * len(TENANTS), sparse * len(TENANTS)
 
 
 def _rss_mb() -> float:

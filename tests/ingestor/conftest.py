@@ -10,7 +10,7 @@ import pytest
 from redis.asyncio import Redis
 
 from ingestor.parsing import IngestLimits
-from ingestor.service import build_router
+from ingestor.service import CONSUMER, build_router
 from policypal.bus import build_broker, declare_streams
 from policypal.config import Settings
 from policypal.devstack import ManagedProcess
@@ -20,6 +20,7 @@ from policypal.vectorstore import ChunkIndex, open_qdrant
 from tests.ingestor.bus_harness import Running
 from tests.ingestor.fakes import HashEmbedder
 from tests.ingestor.pipeline_harness import Harness
+from tests.support.jetstream import wait_until_consumed
 
 LIMITS = IngestLimits(max_bytes=2 * 1024 * 1024, max_pages=5, max_unpacked_bytes=32 * 1024 * 1024)
 
@@ -69,6 +70,9 @@ async def running(
     try:
         yield Running(broker, nc, js, DocumentCatalog(redis_client), index, tenant)
     finally:
+        # Let this test's in-flight uploads settle while the worker still runs: a message cut off by
+        # stop() stays unacknowledged for ack_wait and would hold up the next test's wait_until_consumed.
+        await wait_until_consumed(js, "DOCS", CONSUMER, within=30.0)
         await broker.stop()
         # close, not drain: drain would wait for events left unread in the tests' subscriptions.
         await nc.close()

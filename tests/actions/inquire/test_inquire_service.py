@@ -6,14 +6,16 @@ import pytest
 from nats.js import JetStreamContext
 from redis.asyncio import Redis
 
-from actions.inquire.service import DURABLE, SUBJECT
+from actions.inquire.service import DURABLE, SUBJECT, UNITS_DURABLE
 from policypal.bus import publish_event
 from policypal.contracts import AnswerDetails, ErrorNotice
+from policypal.contracts.envelope import new_event_id
 from policypal.embeddings import MiniLMEmbedder
 from policypal.state import ConversationRecord, ConversationStore
 from policypal.vectorstore import ChunkHit, ChunkIndex
 from tests.actions.inquire.conftest import WorkerFactory
 from tests.actions.inquire.retention_corpus import index_chunks, inquiry
+from tests.actions.inquire.test_unit_preparation import ready
 from tests.support.jetstream import payload, stream_messages, wait_for_messages, wait_until_consumed
 
 pytestmark = pytest.mark.integration
@@ -132,3 +134,21 @@ async def test_invalid_payload_is_dead_lettered(
     assert len(letters) == 1
     assert letters[0].headers is not None
     assert letters[0].headers["Policypal-Error"].startswith("invalid ActionRequested")
+
+
+async def test_a_ready_document_gets_its_unit_vectors_prepared_once(
+    start_worker: WorkerFactory,
+    index: ChunkIndex,
+    embedder: MiniLMEmbedder,
+    js: JetStreamContext,
+    tenant: str,
+) -> None:
+    await index_chunks(index, embedder, tenant)
+    broker = await start_worker(index)
+    event = ready(tenant)
+    await publish_event(broker, event)
+    await publish_event(broker, event.model_copy(update={"event_id": new_event_id()}))
+    await wait_until_consumed(js, "EVENTS", UNITS_DURABLE, within=60.0)
+    kept = await index.units.document_keys(tenant_id=tenant, document_id="ret")
+    assert {chunk_id for chunk_id, _ in kept} == {"ret:0", "ret:1", "ret:2"}
+    assert await index.units.document_keys(tenant_id=f"{tenant}x", document_id="leak") == set()

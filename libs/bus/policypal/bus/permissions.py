@@ -87,7 +87,10 @@ SERVICE_PERMISSIONS: dict[str, Permissions] = {
     "ingestor": _service(
         (_THREAD_EVENTS, "dlq.docs.>", _OBJECTS), (DOCS.name, EVENTS.name, DLQ.name, OBJECT_STREAM)
     ),
-    "actions": _service((_THREAD_EVENTS, "dlq.actions.>"), (ACTIONS.name, EVENTS.name, DLQ.name)),
+    # Reads document.ready events too (a durable of the EVENTS stream) to prepare unit vectors.
+    "actions": _service(
+        (_THREAD_EVENTS, "dlq.actions.>", "dlq.events.*.*.ready"), (ACTIONS.name, EVENTS.name, DLQ.name)
+    ),
 }
 
 

@@ -192,6 +192,11 @@ class Settings(BaseSettings):
     tavily_base_url: str | None = Field(
         default=None, validation_alias=_env("TAVILY_BASE_URL"), description="Another Tavily-compatible API."
     )
+    prepare_unit_vectors: bool = Field(
+        default=True,
+        description="Embed each ready document's sentences ahead of questions, when the model is idle "
+        "(answers then read their vectors instead of embedding them).",
+    )
     web_search_max_results: int = Field(default=5, ge=1, le=20)
     web_search_timeout_seconds: float = Field(default=15.0, gt=0)
 

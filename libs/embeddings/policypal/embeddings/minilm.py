@@ -10,7 +10,8 @@ passage (~190 tokens) is thus embedded alone, with no padding at all, and short 
 batch. Each batch runs on one thread (no intra-op pool, no spinning threads eating a shared core);
 the batches of one call are spread over ``threads`` lanes. Identical texts in one call are embedded once.
 The background twin (bulk work) starts a batch only when no interactive embedding of the same model
-is under way (``interactive_first``).
+is under way; the idle twin (work done ahead of need) only when the model has been quiet for a
+moment, on one lane (``interactive_first``).
 """
 
 import os
@@ -19,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +35,8 @@ DIMENSION = 384
 MAX_TOKENS = 256
 #: Tokens per batch: one full-length passage, or several sentences.
 BATCH_TOKENS = 256
+#: Whose turn an embedder's batches wait for (``interactive_first``).
+Tier = Literal["interactive", "bulk", "idle"]
 
 
 def _tokenizer_path() -> Path:
@@ -83,17 +87,16 @@ class MiniLMEmbedder:
         threads: int | None = None,
         batch_size: int = 8,
         batch_tokens: int = BATCH_TOKENS,
-        background: bool = False,
+        tier: Tier = "interactive",
         model: _Model | None = None,
     ) -> None:
         self._model = model or _load_model()
         self._batch_size = batch_size
         self._batch_tokens = batch_tokens
         self._threads = max(1, threads or min(2, os.cpu_count() or 1))
-        self._background = background
+        self._tier = tier
         self._lanes = ThreadPoolExecutor(
-            self._threads,
-            thread_name_prefix="embed-background" if background else "embed",
+            self._threads, thread_name_prefix="embed" if tier == "interactive" else f"embed-{tier}"
         )
 
     @property
@@ -113,7 +116,18 @@ class MiniLMEmbedder:
             threads=self._threads,
             batch_size=self._batch_size,
             batch_tokens=self._batch_tokens,
-            background=True,
+            tier="bulk",
+            model=self._model,
+        )
+
+    def idle(self) -> "MiniLMEmbedder":
+        """The same model on one lane of its own for work done ahead of need (the sentence vectors of
+        a ready document): each batch starts only when the model has been quiet for a moment."""
+        return MiniLMEmbedder(
+            threads=1,
+            batch_size=self._batch_size,
+            batch_tokens=self._batch_tokens,
+            tier="idle",
             model=self._model,
         )
 
@@ -121,8 +135,10 @@ class MiniLMEmbedder:
         """One L2-normalised row per text, in order; identical texts are embedded once."""
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
-        if self._background:
+        if self._tier == "bulk":
             return self._embed_texts(texts, self._bulk_batch)
+        if self._tier == "idle":
+            return self._embed_texts(texts, self._idle_batch)
         with self._model.priority.interactive():
             return self._embed_texts(texts, self._embed_batch)
 
@@ -135,7 +151,7 @@ class MiniLMEmbedder:
             [len(e.ids) for e in encodings], max_tokens=self._batch_tokens, max_texts=self._batch_size
         )
         jobs = [[encodings[i] for i in batch] for batch in batches]
-        if len(jobs) == 1 and not self._background:
+        if len(jobs) == 1 and self._tier == "interactive":
             parts = [run(jobs[0])]
         else:
             parts = list(self._lanes.map(run, jobs))
@@ -146,7 +162,11 @@ class MiniLMEmbedder:
         return rows[[position[text] for text in texts]]
 
     def _bulk_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
-        self._model.priority.before_bulk()
+        with self._model.priority.bulk():
+            return self._embed_batch(encodings)
+
+    def _idle_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
+        self._model.priority.before_idle()
         return self._embed_batch(encodings)
 
     def _embed_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:

@@ -12,6 +12,7 @@ from policypal.vectorstore.index_opening import open_chunk_index, open_embedded_
 from policypal.vectorstore.local_owner import UnownedLocalIndexError, require_index_owner
 from policypal.vectorstore.qdrant_client_store import open_qdrant
 from policypal.vectorstore.rule_index import RuleIndex, RulePoint, StoredRule
+from policypal.vectorstore.unit_index import UnitIndex, UnitVector, unit_key
 
 __all__ = [
     "ChunkHit",
@@ -22,10 +23,13 @@ __all__ = [
     "RuleIndex",
     "RulePoint",
     "StoredRule",
+    "UnitIndex",
+    "UnitVector",
     "UnownedLocalIndexError",
     "open_chunk_index",
     "open_embedded_index",
     "open_qdrant",
     "require_index_owner",
     "sparse_vectors",
+    "unit_key",
 ]

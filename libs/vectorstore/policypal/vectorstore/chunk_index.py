@@ -17,6 +17,7 @@ from policypal.vectorstore.point_store import CollectionSpec, PointStore, Scope,
 from policypal.vectorstore.qdrant_client_store import QdrantClientStore
 from policypal.vectorstore.rank_fusion import fuse
 from policypal.vectorstore.rule_index import RuleIndex
+from policypal.vectorstore.unit_index import UnitIndex
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ class ChunkIndex:
         self._dimension = dimension
         self._hybrid = True
         self.rules = RuleIndex(self._store, model_id=model_id, dimension=dimension)
+        self.units = UnitIndex(self._store, model_id=model_id, dimension=dimension)
 
     @property
     def hybrid(self) -> bool:
@@ -99,10 +101,11 @@ class ChunkIndex:
     async def ensure_collection(self) -> None:
         """Create the collection for this model, or check an existing one was made with it.
 
-        The sibling ``rules`` collection (``self.rules``) is created beside it.
+        The sibling ``rules`` and ``units`` collections (``self.rules``, ``self.units``) are created beside it.
         """
         await self._ensure_chunks()
         await self.rules.ensure_collection()
+        await self.units.ensure_collection()
 
     async def _ensure_chunks(self) -> None:
         state = await self._store.describe(COLLECTION)
@@ -250,10 +253,14 @@ class ChunkIndex:
             equals={"tenant_id": tenant_id, "document_id": document_id}, at_least={"chunk_index": first_index}
         )
         await self._store.delete(COLLECTION, scope)
+        await self.units.delete_chunks_from(
+            tenant_id=tenant_id, document_id=document_id, first_index=first_index
+        )
 
     async def delete_document(self, *, tenant_id: str, document_id: str) -> None:
-        """Remove every chunk of a document, and its rule units."""
+        """Remove every chunk of a document, its rule units and its unit vectors."""
         await self.rules.delete_document(tenant_id=tenant_id, document_id=document_id)
+        await self.units.delete_document(tenant_id=tenant_id, document_id=document_id)
         await self._store.delete(COLLECTION, _document(tenant_id, document_id))
 
 

@@ -21,6 +21,7 @@ from policypal.vectorstore.chunk_index import COLLECTION, SPARSE_VECTOR, chunk_c
 from policypal.vectorstore.edge_store import EdgeStore, is_edge_store
 from policypal.vectorstore.point_store import DENSE_VECTOR, Scope, StoredPoint
 from policypal.vectorstore.rule_index import RULES_COLLECTION, rule_collection
+from policypal.vectorstore.unit_index import UNITS_COLLECTION, unit_collection
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +115,8 @@ async def _copy_collection(old: AsyncQdrantClient, new: EdgeStore, name: str) ->
         spec = chunk_collection(model_id="", dimension=vectors.size, hybrid=SPARSE_VECTOR in sparse_names)
     elif name == RULES_COLLECTION:
         spec = rule_collection(model_id="", dimension=vectors.size)
+    elif name == UNITS_COLLECTION:
+        spec = unit_collection(model_id="", dimension=vectors.size)
     else:
         raise MigrationError(f"collection {name!r} is none of this index's; move it by hand")
     # The metadata as recorded, so the model check sees exactly what local mode held.

@@ -91,7 +91,7 @@ async def answer_with_llm(
     if asks_how_to_go_on(confidence, hits, event) and not searching_web:
         return LowConfidence(confidence)
     # The same ranking as the offline answer, on the user's own words: passages best first.
-    ranking = await rank(event.query, vectors[1], candidates if hits else [], embedder)
+    ranking = await rank(event.query, vectors[1], candidates if hits else [], embedder, stored=index.units)
     sources = ranking.sources(floor=RELEVANCE_FLOOR, limit=MAX_SOURCES)
     span.set_attribute("inquire.sources", len(sources))
     if searching_web:

@@ -137,7 +137,9 @@ async def answer_inquiry(
     # share: a chunk whose best sentence answers can score low as a whole (docs/benchmarks.md).
     # "Continue anyway" asked for the best passages found, however weak: no relevance floor then.
     chosen = inquire_options(event).accept_low_confidence and confidence.tier == "low"
-    ranking = await rank(event.query, query_vector, candidates if hits or chosen else [], embedder)
+    ranking = await rank(
+        event.query, query_vector, candidates if hits or chosen else [], embedder, stored=index.units
+    )
     floor = 0.0 if chosen else RELEVANCE_FLOOR
     composed = compose_answer(event.documents, ranking, event.query, floor=floor)
     return offline(composed, confidence, notices=notices)

@@ -21,13 +21,13 @@ with the same MiniLM. Weights were chosen on the tuning part of bench/inquire_qu
 (docs/benchmarks.md, "Inquire answer quality").
 """
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from actions.inquire.compared_units import comparable_units, compared_text
 from actions.inquire.front_matter import FRONT_MATTER, asks_for_document_date, states_own_date
 from actions.inquire.lexical import (
     asks_for_name,
@@ -40,10 +40,10 @@ from actions.inquire.lexical import (
     term_weights,
 )
 from actions.inquire.unit_vectors import UnitVectors
-from actions.inquire.units import Unit, plain, running_heads, units_of, without_furniture
+from actions.inquire.units import Unit, running_heads, without_furniture
 from actions.inquire.versions import VersionChoice, is_passed_over, version_choices
 from policypal.embeddings import Embedder
-from policypal.vectorstore import ChunkHit
+from policypal.vectorstore import ChunkHit, UnitIndex
 
 #: Candidates whose units are embedded (the cost of ranking grows with it).
 POOL = 10
@@ -63,15 +63,12 @@ BOILERPLATE = 0.05
 OTHER_VERSION = 0.3
 #: Bonus of a chunk of a document the question names ("in the FHS", "under GPLv3", "the guide").
 NAMED_TITLE = 0.15
-#: Units shorter than this say too little to quote alone ("Offer advice." is kept, "(a)" is not).
-MIN_UNIT_CHARS = 12
 #: Units whose meaning is compared: every unit of the first ``WHOLE_CHUNKS`` of the pool, the most
 #: promising ``EMBEDDED_UNITS`` by their words of the others (an answer often shares few words with
 #: the question); a unit not compared counts as ``UNSEEN``, below any unit that answers.
 WHOLE_CHUNKS = 4
 EMBEDDED_UNITS = 5
 UNSEEN = 0.2
-_SECTION_NUMBER = re.compile(r"^[A-Z]?[0-9.]+\s+")
 
 
 @dataclass(frozen=True)
@@ -178,9 +175,17 @@ def adjustment(
 
 
 async def rank(
-    query: str, query_vector: npt.NDArray[np.float32], candidates: Sequence[ChunkHit], embedder: Embedder
+    query: str,
+    query_vector: npt.NDArray[np.float32],
+    candidates: Sequence[ChunkHit],
+    embedder: Embedder,
+    *,
+    stored: UnitIndex | None = None,
 ) -> Ranking:
-    """``candidates`` re-ranked for ``query``: the best ``POOL`` by their best unit, best first."""
+    """``candidates`` re-ranked for ``query``: the best ``POOL`` by their best unit, best first.
+
+    Unit vectors prepared ahead (``stored``) are read rather than embedded again.
+    """
     choices = version_choices(candidates, query)
     weights = term_weights(query, [fields(hit) for hit in candidates])
     wants = AnswerType.of(query)
@@ -191,8 +196,7 @@ async def rank(
     drafts = [
         [
             ScoredUnit(u, _words_score(hit, u, weights, wants))
-            for u in units_of(hit.text, running_heads=heads, title=hit.title)
-            if u.end - u.start >= MIN_UNIT_CHARS and not _opens_mid_sentence(hit.text, u)
+            for u in comparable_units(hit.text, running_heads=heads, title=hit.title)
         ]
         for _, hit in pool
     ]
@@ -201,8 +205,12 @@ async def rank(
         found if place < WHOLE_CHUNKS else sorted(found, key=lambda u: u.score, reverse=True)[:EMBEDDED_UNITS]
         for place, found in enumerate(drafts)
     ]
-    texts = [_embedded_text(hit, u.unit) for (_, hit), found in zip(pool, chosen, strict=True) for u in found]
-    similarities = iter((await _VECTORS.embed(embedder, texts)) @ query_vector)
+    wanted = [
+        (hit, compared_text(hit.text, u.unit))
+        for (_, hit), found in zip(pool, chosen, strict=True)
+        for u in found
+    ]
+    similarities = iter((await _VECTORS.embed(embedder, wanted, stored=stored)) @ query_vector)
     ranked: list[RankedChunk] = []
     for (first_score, hit), found, picked in zip(pool, drafts, chosen, strict=True):
         meaning = {u.unit: float(next(similarities)) for u in picked}
@@ -219,19 +227,6 @@ async def rank(
 
 #: Unit vectors kept across requests: chunks come back question after question.
 _VECTORS = UnitVectors()
-
-
-def _opens_mid_sentence(text: str, unit: Unit) -> bool:
-    # A chunk that starts inside a sentence (its overlap with the previous chunk) yields a fragment
-    # that reads wrongly alone; the whole sentence is in the previous chunk.
-    return unit.start == 0 and text[:1].islower()
-
-
-def _embedded_text(hit: ChunkHit, unit: Unit) -> str:
-    # The heading says what the sentence is about ("Urgency: It consists of a single keyword...").
-    text = plain(hit.text[unit.start : unit.end])
-    heading = _SECTION_NUMBER.sub("", unit.heading)
-    return f"{heading}: {text}" if heading else text
 
 
 def _words_score(hit: ChunkHit, unit: Unit, weights: dict[str, float], wants: AnswerType) -> float:

@@ -1,4 +1,5 @@
-"""The @Inquire worker's FastStream shell: consume ``actions.inquire.requested`` from the work queue."""
+"""The @Inquire worker's FastStream shell: consume ``actions.inquire.requested`` from the work queue, and
+prepare the unit vectors of each document once it is ready (``document.ready`` events)."""
 
 from functools import partial
 
@@ -9,15 +10,22 @@ from actions.action_router import action_router, configured_llm, durable_name
 from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.customer_answer import CustomerHandover
 from actions.inquire.handler import FAILURE_SENTENCE, inquire
+from actions.inquire.unit_preparation import prepare_unit_vectors
 from actions.web_search import WebSearch, web_search_from_settings
+from policypal.bus import CurrentBroker, DeliveredMessage, durable_pull_subscriber, jstream, process_delivery
 from policypal.config import Settings
-from policypal.contracts.subjects import action_requested
-from policypal.embeddings import Embedder
+from policypal.contracts import DocumentReady
+from policypal.contracts.streams import DLQ, EVENTS
+from policypal.contracts.subjects import EVENT_KINDS, action_requested, dead_letter
+from policypal.embeddings import Embedder, idle_embedder
 from policypal.llm import LLM
 from policypal.vectorstore import ChunkIndex
 
 DURABLE = durable_name("inquire")
 SUBJECT = action_requested("inquire")
+#: Every document's ``document.ready`` event, whatever its tenant.
+DOCUMENT_READY = f"events.*.*.{EVENT_KINDS['document.ready']}"
+UNITS_DURABLE = f"{DURABLE}-units"
 
 
 def build_router(
@@ -44,4 +52,22 @@ def build_router(
         web_search=web_search or web_search_from_settings(settings),
         handover=CustomerHandover(redis),
     )
-    return action_router(settings, "inquire", compose, redis=redis, failure_sentence=FAILURE_SENTENCE)
+    router = action_router(settings, "inquire", compose, redis=redis, failure_sentence=FAILURE_SENTENCE)
+    if settings.prepare_unit_vectors:
+        _prepare_units_of_ready_documents(router, settings, index=index, embedder=idle_embedder(embedder))
+    return router
+
+
+def _prepare_units_of_ready_documents(
+    router: NatsRouter, settings: Settings, *, index: ChunkIndex, embedder: Embedder
+) -> None:
+    """Subscribe the worker's replicas (one shared durable) to ``document.ready``: each ready document's
+    unit vectors are prepared once, on the model's idle lane (``unit_preparation``)."""
+    router.publisher(dead_letter(DOCUMENT_READY), stream=jstream(DLQ), title=f"{UNITS_DURABLE}:dlq")
+
+    @durable_pull_subscriber(router, DOCUMENT_READY, stream=EVENTS, durable=UNITS_DURABLE, settings=settings)
+    async def on_document_ready(msg: DeliveredMessage, broker: CurrentBroker) -> None:
+        async def prepare(event: DocumentReady) -> None:
+            await prepare_unit_vectors(event, index=index, embedder=embedder)
+
+        await process_delivery(msg, DocumentReady, prepare, broker=broker, max_deliver=settings.max_deliver)

@@ -1,0 +1,66 @@
+"""Preparing a ready document's unit vectors before the questions that will compare them.
+
+An answer compares the units (sentences, list items) of its best candidates with the question, and
+embedding them was ~88 % of an offline answer's time (docs/benchmarks.md, "Where the time goes").
+Once a document is ready, its units are embedded on the model's idle lane (``idle_embedder``: only
+while no question and no ingestion uses the model) and kept in the index's ``units`` collection,
+where the ranking reads them (docs/adr/0018-sentence-vectors-prepared-ahead.md).
+
+The units are cut as the ranking cuts them, with the running heads found over the whole document;
+a question that sees fewer of the document's pages may cut a page's edge differently, and embeds
+that unit itself (then keeps it too).
+"""
+
+from actions.inquire.compared_units import comparable_units, compared_text
+from actions.inquire.units import running_heads
+from actions.sentences import embed_texts
+from policypal.contracts.events import DocumentReady
+from policypal.embeddings import Embedder
+from policypal.vectorstore import ChunkIndex, ChunkPoint, UnitVector, unit_key
+
+#: Texts embedded, then kept, at a time: a restart loses at most one slice, and the idle lane
+#: looks again for questions between slices.
+SLICE = 64
+
+
+async def prepare_unit_vectors(event: DocumentReady, *, index: ChunkIndex, embedder: Embedder) -> int:
+    """Embed and keep the vectors of the comparable units of the ready document; how many were new.
+
+    Units kept already (an earlier delivery, or a question that met them) are not embedded again.
+    Stops early when the document is deleted meanwhile, so no vector outlives its chunks for long.
+    """
+    chunks = await index.document_chunks(
+        tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.document_id
+    )
+    kept = await index.units.document_keys(tenant_id=event.tenant_id, document_id=event.document_id)
+    wanted = [pair for pair in _units_of(chunks) if (pair[0].chunk_id, unit_key(pair[1])) not in kept]
+    for start in range(0, len(wanted), SLICE):
+        part = wanted[start : start + SLICE]
+        vectors = await embed_texts(embedder, [text for _, text in part])
+        if not await index.count(tenant_id=event.tenant_id, document_id=event.document_id):
+            return start
+        await index.units.store(
+            [
+                UnitVector(
+                    tenant_id=chunk.tenant_id,
+                    user_id=chunk.user_id,
+                    document_id=chunk.document_id,
+                    chunk_index=chunk.chunk_index,
+                    key=unit_key(text),
+                    vector=vector.tolist(),
+                )
+                for (chunk, text), vector in zip(part, vectors, strict=True)
+            ]
+        )
+    return len(wanted)
+
+
+def _units_of(chunks: list[ChunkPoint]) -> list[tuple[ChunkPoint, str]]:
+    """Each chunk's comparable units as they are embedded, once per chunk and text."""
+    heads = running_heads((chunk.page, chunk.text) for chunk in chunks)
+    pairs: dict[tuple[str, str], tuple[ChunkPoint, str]] = {}
+    for chunk in chunks:
+        for unit in comparable_units(chunk.text, running_heads=heads, title=chunk.title):
+            text = compared_text(chunk.text, unit)
+            pairs.setdefault((chunk.chunk_id, text), (chunk, text))
+    return list(pairs.values())

@@ -1,0 +1,146 @@
+"""A ready document's unit vectors are prepared ahead, so a question over it embeds none of its units;
+a unit a question had to embed is kept for the next one. Real MiniLM, local Qdrant."""
+
+import uuid
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from actions.inquire.compared_units import comparable_units, compared_text
+from actions.inquire.ranking import rank
+from actions.inquire.unit_preparation import prepare_unit_vectors
+from actions.inquire.unit_vectors import UnitVectors
+from actions.inquire.units import running_heads
+from policypal.contracts import DocumentReady
+from policypal.embeddings import MiniLMEmbedder
+from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPlace
+from tests.actions.inquire.retention_corpus import USER, index_chunks
+
+pytestmark = pytest.mark.integration
+
+QUESTION = "How long must customer records be kept?"
+
+
+class CountingEmbedder:
+    """The real embedder, counting the texts it is given; ``before`` runs ahead of each call."""
+
+    def __init__(self, embedder: MiniLMEmbedder, before: Callable[[], None] = lambda: None) -> None:
+        self._embedder = embedder
+        self._before = before
+        self.texts: list[str] = []
+
+    @property
+    def model_id(self) -> str:
+        return self._embedder.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self._embedder.dimension
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self._before()
+        self.texts += texts
+        return self._embedder.embed(texts)
+
+
+def ready(tenant: str, document_id: str = "ret") -> DocumentReady:
+    return DocumentReady(
+        tenant_id=tenant,
+        user_id=USER,
+        request_id=f"up-{uuid.uuid4().hex[:8]}",
+        thread_id=document_id,
+        document_id=document_id,
+        pages=2,
+        chunks=3,
+        parser="pdfium",
+    )
+
+
+async def _found(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) -> list[ChunkHit]:
+    return await index.hybrid_search(
+        embedder.embed([QUESTION])[0].tolist(), QUESTION, tenant_id=tenant, user_id=USER, document_ids=["ret"]
+    )
+
+
+def _wanted(hits: list[ChunkHit]) -> list[tuple[ChunkPlace, str]]:
+    heads = running_heads((hit.page, hit.text) for hit in hits)
+    return [
+        (hit, compared_text(hit.text, unit))
+        for hit in hits
+        for unit in comparable_units(hit.text, running_heads=heads, title=hit.title)
+    ]
+
+
+async def test_a_prepared_document_is_ranked_without_embedding_its_units(
+    index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
+) -> None:
+    await index_chunks(index, embedder, tenant)
+    prepared = await prepare_unit_vectors(ready(tenant), index=index, embedder=embedder)
+    assert prepared >= 5
+    # Prepared once: another delivery of the same event embeds nothing.
+    again = CountingEmbedder(embedder)
+    assert await prepare_unit_vectors(ready(tenant), index=index, embedder=again) == 0
+    assert again.texts == []
+
+    hits = await _found(index, embedder, tenant)
+    wanted = _wanted(hits)
+    counting = CountingEmbedder(embedder)
+    vectors = await UnitVectors().embed(counting, wanted, stored=index.units)
+    assert counting.texts == []
+    assert np.allclose(vectors, embedder.embed([text for _, text in wanted]), atol=1e-4)
+    # The other tenant's chunk of the same shape has none of them.
+    assert await index.units.document_keys(tenant_id=f"{tenant}x", document_id="leak") == set()
+
+    query_vector = embedder.embed([QUESTION])[0]
+    with_stored = await rank(QUESTION, query_vector, hits, embedder, stored=index.units)
+    assert with_stored.chunks[0].best is not None
+    answer = with_stored.chunks[0]
+    assert answer.hit.chunk_index == 1
+    assert "seven years" in answer.hit.text[answer.best.unit.start : answer.best.unit.end]
+
+
+async def test_units_a_question_embedded_are_kept_for_the_next_question(
+    index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
+) -> None:
+    await index_chunks(index, embedder, tenant)
+    wanted = _wanted(await _found(index, embedder, tenant))
+    first = CountingEmbedder(embedder)
+    await UnitVectors().embed(first, wanted, stored=index.units)
+    assert sorted(first.texts) == sorted({text for _, text in wanted})
+
+    # Another replica (an empty memory) reads them back instead.
+    second = CountingEmbedder(embedder)
+    await UnitVectors().embed(second, wanted, stored=index.units)
+    assert second.texts == []
+    # Nothing that was not prepared is found in the stored vectors of another tenant.
+    elsewhere = [(place.model_copy(update={"tenant_id": f"{tenant}y"}), text) for place, text in wanted]
+    third = CountingEmbedder(embedder)
+    await UnitVectors().embed(third, elsewhere, stored=index.units)
+    assert sorted(third.texts) == sorted({text for _, text in wanted})
+
+
+async def test_a_document_deleted_while_being_prepared_keeps_no_vectors(
+    index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
+) -> None:
+    await index_chunks(index, embedder, tenant)
+
+    def delete_first() -> None:
+        # The deletion lands while the first slice is being embedded.
+        pending.append(True)
+
+    pending: list[bool] = []
+    deleting = CountingEmbedder(embedder, before=delete_first)
+    original_count = index.count
+
+    async def count_after_deletion(*, tenant_id: str, document_id: str) -> int:
+        if pending:
+            await index.delete_document(tenant_id=tenant_id, document_id=document_id)
+        return await original_count(tenant_id=tenant_id, document_id=document_id)
+
+    index.count = count_after_deletion  # type: ignore[method-assign]
+    assert await prepare_unit_vectors(ready(tenant), index=index, embedder=deleting) == 0
+    assert await index.units.document_keys(tenant_id=tenant, document_id="ret") == set()
+    # A document that is gone by the time its event is read is prepared as nothing at all.
+    assert await prepare_unit_vectors(ready(tenant, "gone"), index=index, embedder=embedder) == 0

@@ -23,9 +23,12 @@ new conversation, untagged (the user's whole library) and tagged (``@`` the ques
 first copy), and times POST → response. A question the resolver answers with a question of its own
 (an ``interrupt``) or an error is counted, not timed.
 
-The worker keeps the vectors of the sentences it compared, so a question asked a second time (in
-the other scope) finds most of them ready: each question's first asking is reported as "cold" (a new
-question, what a user mostly asks), its second as "warm"; the first scope alternates.
+Before the system starts, ``ours`` prepares every document's sentence vectors as its worker does
+once an upload is ready (ADR 0018; timed and reported as ``prepared``): the questions come after the
+library's uploads, as a user's do. The worker also keeps in memory the vectors of the sentences it
+compared, so a question asked a second time (in the other scope) finds most of them at hand: each
+question's first asking is reported as "cold" (a new question, what a user mostly asks), its second
+as "warm"; the first scope alternates.
 
 Baseline in the same run: once the system has stopped, the same questions in the same order in
 the variant's process on the same index: the query's embedding and hybrid search ("search", what
@@ -280,6 +283,39 @@ async def in_process(index_path: Path, questions: int) -> dict[str, list[float]]
     return seconds
 
 
+async def prepare_units(index_path: Path, documents: list[dict[str, Any]]) -> dict[str, float] | None:
+    """What the worker does once each upload is ready: every document of the user gets its sentence
+    vectors (``unit_preparation``, ADR 0018); None on a tree without it (``today``). Seconds and units
+    embedded; a copy's sentences are copied from the original's, as the worker copies a new version's."""
+    try:
+        from actions.inquire.unit_preparation import prepare_unit_vectors
+    except ImportError:
+        return None
+    from policypal.contracts import DocumentReady
+    from policypal.embeddings import MiniLMEmbedder
+    from policypal.vectorstore import open_embedded_index
+
+    embedder = MiniLMEmbedder()
+    index = await open_embedded_index(index_path, model_id=embedder.model_id, dimension=embedder.dimension)
+    started, embedded = time.perf_counter(), 0
+    try:
+        for document in documents:
+            ready = DocumentReady(
+                tenant_id=TENANT,
+                user_id=USER,
+                request_id=f"ingest-{document['document_id']}",
+                thread_id=document["document_id"],
+                document_id=document["document_id"],
+                pages=1,
+                chunks=document["chunks"],
+                parser="pdfium",
+            )
+            embedded += await prepare_unit_vectors(ready, index=index, embedder=embedder)
+    finally:
+        await index.aclose()
+    return {"seconds": round(time.perf_counter() - started, 1), "embedded": embedded}
+
+
 def run_variant(name: str, index_dir: Path, questions: int) -> dict[str, Any]:
     """In this process (started with the variant's PYTHONPATH): the system on a copy of the index, then
     the same questions in process on that copy."""
@@ -290,6 +326,8 @@ def run_variant(name: str, index_dir: Path, questions: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"inquire-latency-{name}-") as folder:
         data_dir = Path(folder) / "data"
         shutil.copytree(index_dir / "qdrant", data_dir / "qdrant")
+        documents = json.loads((index_dir / "documents.json").read_text())
+        prepared = asyncio.run(prepare_units(data_dir / "qdrant", documents))
         settings = Settings(_env_file=None, data_dir=data_dir, port=free_port(), notifier_port=free_port())
         system = EmbeddedSystem(settings)
         load = [os.getloadavg()[0]]
@@ -306,7 +344,7 @@ def run_variant(name: str, index_dir: Path, questions: int) -> dict[str, Any]:
         # The system has let go of the index (one process at a time may open it).
         result["seconds"] |= asyncio.run(in_process(settings.qdrant_local_path, questions))
         load.append(os.getloadavg()[0])
-    return {"variant": name, **result, "load": [round(x, 2) for x in load]}
+    return {"variant": name, **result, "prepared": prepared, "load": [round(x, 2) for x in load]}
 
 
 def _in_subprocess(name: str, index_dir: Path, questions: int, tree: Path | None) -> dict[str, Any]:
@@ -395,7 +433,10 @@ def main() -> None:
                 "points": points,
                 **_in_subprocess(name, index_dir, args.questions, tree if name == "today" else None),
             }
-            print(json.dumps({k: row[k] for k in ("level", "variant", "endings", "load")}), flush=True)
+            print(
+                json.dumps({k: row.get(k) for k in ("level", "variant", "endings", "prepared", "load")}),
+                flush=True,
+            )
             rows.append(row)
     results = Path(__file__).parent / "results"
     results.mkdir(exist_ok=True)

@@ -1,5 +1,5 @@
-"""The ``units`` collection: unit vectors kept by tenant and chunk, read back only there, deleted with
-their document, alike on both engines."""
+"""The ``units`` collection: unit vectors kept by tenant and chunk, read back by text within the tenant
+only, deleted with their document, alike on both engines."""
 
 from pathlib import Path
 
@@ -33,7 +33,7 @@ async def _index(open_index: IndexOpener, path: Path, embedder: MiniLMEmbedder) 
     return index
 
 
-async def test_unit_vectors_read_back_by_tenant_and_chunk_only(
+async def test_unit_vectors_read_back_by_tenant_and_text_only(
     open_index: IndexOpener, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     index = await _index(open_index, tmp_path / "q", embedder)
@@ -46,22 +46,23 @@ async def test_unit_vectors_read_back_by_tenant_and_chunk_only(
                 _unit("Records are kept seven years.", second, tenant="globex", chunk=0),
             ]
         )
-        found = await index.units.vectors(tenant_id="acme", chunk_ids=["d1:0"])
-        assert list(found) == [("d1:0", unit_key("Records are kept seven years."))]
-        [vector] = found.values()
-        assert sum(a * b for a, b in zip(vector, first, strict=True)) == pytest.approx(1, abs=1e-4)
-        # Another tenant's vector of the same chunk id and text is its own.
-        [theirs] = (await index.units.vectors(tenant_id="globex", chunk_ids=["d1:0"])).values()
-        assert sum(a * b for a, b in zip(theirs, second, strict=True)) == pytest.approx(1, abs=1e-4)
-        assert await index.units.vectors(tenant_id="acme", chunk_ids=[]) == {}
+        records, keys = unit_key("Records are kept seven years."), unit_key("Keys rotate yearly.")
+        found = await index.units.vectors(tenant_id="acme", keys=[records, unit_key("Never kept.")])
+        assert list(found) == [records]
+        assert sum(a * b for a, b in zip(found[records], first, strict=True)) == pytest.approx(1, abs=1e-4)
+        # Another tenant's vector of the same text is its own.
+        theirs = await index.units.vectors(tenant_id="globex", keys=[records, keys])
+        assert list(theirs) == [records]
+        assert sum(a * b for a, b in zip(theirs[records], second, strict=True)) == pytest.approx(1, abs=1e-4)
+        assert await index.units.vectors(tenant_id="acme", keys=[]) == {}
         assert await index.units.document_keys(tenant_id="acme", document_id="d1") == {
             ("d1:0", unit_key("Records are kept seven years.")),
             ("d1:1", unit_key("Keys rotate yearly.")),
         }
         # The same text of the same chunk is kept once, with its latest vector.
         await index.units.store([_unit("Keys rotate yearly.", first, chunk=1)])
-        [again] = (await index.units.vectors(tenant_id="acme", chunk_ids=["d1:1"])).values()
-        assert sum(a * b for a, b in zip(again, first, strict=True)) == pytest.approx(1, abs=1e-4)
+        again = await index.units.vectors(tenant_id="acme", keys=[keys])
+        assert sum(a * b for a, b in zip(again[keys], first, strict=True)) == pytest.approx(1, abs=1e-4)
     finally:
         await index.aclose()
 

@@ -16,7 +16,7 @@ from actions.inquire.units import running_heads
 from policypal.contracts import DocumentReady
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPlace
-from tests.actions.inquire.retention_corpus import USER, index_chunks
+from tests.actions.inquire.retention_corpus import PAGE_2_B, USER, index_chunks
 
 pytestmark = pytest.mark.integration
 
@@ -99,6 +99,32 @@ async def test_a_prepared_document_is_ranked_without_embedding_its_units(
     answer = with_stored.chunks[0]
     assert answer.hit.chunk_index == 1
     assert "seven years" in answer.hit.text[answer.best.unit.start : answer.best.unit.end]
+
+
+async def test_a_new_version_copies_the_vectors_of_the_sentences_it_shares(
+    index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
+) -> None:
+    chunks = await index_chunks(index, embedder, tenant)
+    await prepare_unit_vectors(ready(tenant), index=index, embedder=embedder)
+    # Version 4: the same pages, and one new sentence on the last.
+    changed = PAGE_2_B + " Scans are checked by a second person."
+    version = [
+        chunk.model_copy(
+            update={"document_id": "ret4", "text": changed if chunk.text == PAGE_2_B else chunk.text}
+        )
+        for chunk in chunks
+        if chunk.document_id == "ret"
+    ]
+    await index.upsert(version, embedder.embed([c.text for c in version]).tolist())
+    counting = CountingEmbedder(embedder)
+    assert await prepare_unit_vectors(ready(tenant, "ret4"), index=index, embedder=counting) == 1
+    assert [text.split(": ")[-1] for text in counting.texts] == ["Scans are checked by a second person."]
+    kept = await index.units.document_keys(tenant_id=tenant, document_id="ret4")
+    assert {chunk_id for chunk_id, _ in kept} == {"ret4:0", "ret4:1", "ret4:2"}
+    # Deleting the first version leaves the second's vectors whole.
+    before = len(kept)
+    await index.delete_document(tenant_id=tenant, document_id="ret")
+    assert len(await index.units.document_keys(tenant_id=tenant, document_id="ret4")) == before
 
 
 async def test_units_a_question_embedded_are_kept_for_the_next_question(

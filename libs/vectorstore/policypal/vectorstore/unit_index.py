@@ -7,7 +7,8 @@ a question had to embed a sentence itself (docs/adr/0018-sentence-vectors-prepar
 
 One point per (chunk, unit text): the dense vector of the text as it is compared, and a payload that
 scopes it by tenant, user, document and chunk, plus ``key``, a digest of that text. No text is
-stored here: the chunk holds it. Reads filter by tenant and chunk; deletes by tenant and document.
+stored here: the chunk holds it. Reads filter by tenant and key; deletes by tenant and document, so
+a vector stays as long as one chunk of its text does.
 """
 
 import hashlib
@@ -15,11 +16,13 @@ import uuid
 from dataclasses import dataclass
 
 from policypal.telemetry import service_span
+from policypal.vectorstore.chunk_place import ChunkPlace
 from policypal.vectorstore.point_store import CollectionSpec, PointStore, Scope, StoredPoint
 
 UNITS_COLLECTION = "units"
 _UNIT_NAMESPACE = uuid.UUID("6f1d9a52-0b7e-4c3a-8d21-5e4b9f7c2a10")
 _WRITE_BATCH = 256
+_READ_BATCH = 512
 
 
 def unit_key(text: str) -> str:
@@ -38,6 +41,18 @@ class UnitVector:
     key: str
     vector: list[float]
 
+    @classmethod
+    def of(cls, place: ChunkPlace, text: str, vector: list[float]) -> "UnitVector":
+        """The vector of the unit ``text`` of the chunk at ``place``."""
+        return cls(
+            tenant_id=place.tenant_id,
+            user_id=place.user_id,
+            document_id=place.document_id,
+            chunk_index=place.chunk_index,
+            key=unit_key(text),
+            vector=vector,
+        )
+
     @property
     def chunk_id(self) -> str:
         """The chunk's id, as ``ChunkPlace.chunk_id``."""
@@ -50,7 +65,7 @@ def unit_collection(*, model_id: str, dimension: int) -> CollectionSpec:
         name=UNITS_COLLECTION,
         dimension=dimension,
         metadata={"embedding_model": model_id, "dimension": dimension},
-        keyword_fields=("tenant_id", "document_id", "chunk_id"),
+        keyword_fields=("tenant_id", "document_id", "key"),
         integer_fields=("chunk_index",),
     )
 
@@ -88,18 +103,23 @@ class UnitIndex:
         for start in range(0, len(points), _WRITE_BATCH):
             await self._store.upsert(UNITS_COLLECTION, points[start : start + _WRITE_BATCH])
 
-    async def vectors(self, *, tenant_id: str, chunk_ids: list[str]) -> dict[tuple[str, str], list[float]]:
-        """The stored vectors of these chunks of the tenant, by (chunk id, unit key)."""
-        if not chunk_ids:
-            return {}
-        scope = Scope(equals={"tenant_id": tenant_id}, one_of={"chunk_id": sorted(set(chunk_ids))})
-        with service_span("units.read", {"policypal.chunks": len(chunk_ids)}):
-            found = await self._store.scroll(UNITS_COLLECTION, scope, with_vectors=True)
-        return {
-            (str(point.payload["chunk_id"]), str(point.payload["key"])): point.dense
-            for point in found
-            if point.dense is not None
-        }
+    async def vectors(self, *, tenant_id: str, keys: list[str]) -> dict[str, list[float]]:
+        """The tenant's stored vector of each of these unit texts (by key) that any of its chunks has.
+
+        The same sentence in two chunks (a chunk's overlap with the next, a document's new version)
+        has one vector: it is looked up by text within the tenant, wherever it was kept.
+        """
+        wanted = sorted(set(keys))
+        vectors: dict[str, list[float]] = {}
+        with service_span("units.read", {"policypal.units": len(wanted)}):
+            for start in range(0, len(wanted), _READ_BATCH):
+                scope = Scope(
+                    equals={"tenant_id": tenant_id}, one_of={"key": wanted[start : start + _READ_BATCH]}
+                )
+                for point in await self._store.scroll(UNITS_COLLECTION, scope, with_vectors=True):
+                    if point.dense is not None:
+                        vectors[str(point.payload["key"])] = point.dense
+        return vectors
 
     async def document_keys(self, *, tenant_id: str, document_id: str) -> set[tuple[str, str]]:
         """The (chunk id, unit key) of every vector stored for one document of the tenant."""

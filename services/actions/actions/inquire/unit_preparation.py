@@ -24,35 +24,51 @@ SLICE = 64
 
 
 async def prepare_unit_vectors(event: DocumentReady, *, index: ChunkIndex, embedder: Embedder) -> int:
-    """Embed and keep the vectors of the comparable units of the ready document; how many were new.
+    """Keep the vectors of the comparable units of the ready document; how many had to be embedded.
 
-    Units kept already (an earlier delivery, or a question that met them) are not embedded again.
-    Stops early when the document is deleted meanwhile, so no vector outlives its chunks for long.
+    Units kept already (an earlier delivery, or a question that met them) are left as they are; a
+    text the tenant has a vector of is copied. Stops when the document is deleted meanwhile, and
+    removes what it kept of it, so no vector outlives its chunks.
     """
     chunks = await index.document_chunks(
         tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.document_id
     )
     kept = await index.units.document_keys(tenant_id=event.tenant_id, document_id=event.document_id)
     wanted = [pair for pair in _units_of(chunks) if (pair[0].chunk_id, unit_key(pair[1])) not in kept]
-    for start in range(0, len(wanted), SLICE):
-        part = wanted[start : start + SLICE]
-        vectors = await embed_texts(embedder, [text for _, text in part])
-        if not await index.count(tenant_id=event.tenant_id, document_id=event.document_id):
-            return start
-        await index.units.store(
-            [
-                UnitVector(
-                    tenant_id=chunk.tenant_id,
-                    user_id=chunk.user_id,
-                    document_id=chunk.document_id,
-                    chunk_index=chunk.chunk_index,
-                    key=unit_key(text),
-                    vector=vector.tolist(),
-                )
-                for (chunk, text), vector in zip(part, vectors, strict=True)
-            ]
-        )
-    return len(wanted)
+    places: dict[str, list[ChunkPoint]] = {}
+    for chunk, text in wanted:
+        places.setdefault(text, []).append(chunk)
+    # A sentence the tenant has a vector of (another version of the document, a chunk's overlap)
+    # is copied, not embedded again.
+    known = await index.units.vectors(tenant_id=event.tenant_id, keys=[unit_key(text) for text in places])
+    copied = [(text, known[unit_key(text)]) for text in places if unit_key(text) in known]
+    if not await _keep(index, event, places, copied):
+        return 0
+    fresh = [text for text in places if unit_key(text) not in known]
+    for start in range(0, len(fresh), SLICE):
+        texts = fresh[start : start + SLICE]
+        vectors = await embed_texts(embedder, texts)
+        if not await _keep(
+            index, event, places, [(t, v.tolist()) for t, v in zip(texts, vectors, strict=True)]
+        ):
+            return 0
+    return len(fresh)
+
+
+async def _keep(
+    index: ChunkIndex,
+    event: DocumentReady,
+    places: dict[str, list[ChunkPoint]],
+    found: list[tuple[str, list[float]]],
+) -> bool:
+    """Keep each text's vector for every chunk of it; False (and nothing kept) once the document is gone."""
+    if not await index.count(tenant_id=event.tenant_id, document_id=event.document_id):
+        await index.units.delete_document(tenant_id=event.tenant_id, document_id=event.document_id)
+        return False
+    await index.units.store(
+        [UnitVector.of(chunk, text, vector) for text, vector in found for chunk in places[text]]
+    )
+    return True
 
 
 def _units_of(chunks: list[ChunkPoint]) -> list[tuple[ChunkPoint, str]]:

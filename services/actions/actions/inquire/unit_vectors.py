@@ -31,8 +31,8 @@ class UnitVectors:
     ) -> npt.NDArray[np.float32]:
         """One L2-normalised row per (chunk, unit text) of ``wanted``, in order.
 
-        A text not in memory is read from ``stored`` when a vector of it was kept for its chunk;
-        the rest are embedded, then kept in ``stored`` for the next question that meets them.
+        A text not in memory is read from ``stored`` when its tenant kept a vector of it; the rest
+        are embedded, then kept in ``stored`` (for their chunks) for the next question that meets them.
         """
         keys = [(embedder.model_id, text) for _, text in wanted]
         missing = {
@@ -49,7 +49,7 @@ class UnitVectors:
             if stored is not None:
                 await stored.store(
                     [
-                        _unit_vector(place, text, vector)
+                        UnitVector.of(place, text, vector.tolist())
                         for ((_, text), place), vector in zip(missing.items(), vectors, strict=True)
                     ]
                 )
@@ -65,31 +65,12 @@ class UnitVectors:
 async def _read(
     stored: UnitIndex, missing: dict[tuple[str, str], ChunkPlace]
 ) -> dict[tuple[str, str], npt.NDArray[np.float32]]:
-    """The vectors ``stored`` keeps of the missing texts, each looked up in its own chunk."""
-    found: dict[tuple[str, str], npt.NDArray[np.float32]] = {}
-    by_tenant: dict[str, list[str]] = {}
-    for place in missing.values():
-        by_tenant.setdefault(place.tenant_id, []).append(place.chunk_id)
-    kept = {
-        (tenant_id, chunk_id, key): vector
-        for tenant_id, chunk_ids in by_tenant.items()
-        for (chunk_id, key), vector in (
-            await stored.vectors(tenant_id=tenant_id, chunk_ids=chunk_ids)
-        ).items()
-    }
+    """The vectors ``stored`` keeps of the missing texts, each looked up within its chunk's tenant."""
+    by_tenant: dict[str, dict[str, tuple[str, str]]] = {}
     for (model_id, text), place in missing.items():
-        vector = kept.get((place.tenant_id, place.chunk_id, unit_key(text)))
-        if vector is not None:
-            found[(model_id, text)] = np.asarray(vector, dtype=np.float32)
+        by_tenant.setdefault(place.tenant_id, {})[unit_key(text)] = (model_id, text)
+    found: dict[tuple[str, str], npt.NDArray[np.float32]] = {}
+    for tenant_id, wanted in by_tenant.items():
+        for key, vector in (await stored.vectors(tenant_id=tenant_id, keys=list(wanted))).items():
+            found[wanted[key]] = np.asarray(vector, dtype=np.float32)
     return found
-
-
-def _unit_vector(place: ChunkPlace, text: str, vector: npt.NDArray[np.float32]) -> UnitVector:
-    return UnitVector(
-        tenant_id=place.tenant_id,
-        user_id=place.user_id,
-        document_id=place.document_id,
-        chunk_index=place.chunk_index,
-        key=unit_key(text),
-        vector=vector.tolist(),
-    )

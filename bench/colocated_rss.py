@@ -8,7 +8,7 @@ Per variant, a fresh directory with its own nats-server and Valkey (from their w
 embedded index (Qdrant Edge) holding ``--points`` points of one user: the real chunks of Debian's
 policy.pdf, the FHS and the GNU coding standards (bench/.cache, see bench/ingestion.py), embedded once
 and cached, then copied as further versions with seeded noise on their vectors until the level is
-reached. Then ``python -m policypal.cli.colocated`` with the ingestor and every action worker, as
+reached; for ``ours``, with every document's sentence vectors as its worker keeps them (ADR 0018). Then ``python -m policypal.cli.colocated`` with the ingestor and every action worker, as
 ``policypal up`` starts it (``today``: with the PYTHONPATH of bench/.cache/today-<commit>, as in
 bench/ingestion.py). Its VmRSS is sampled every 0.25 s: once its consumers exist (idle), during the
 ingestion of policy.pdf and the questions (asked once the embedding is under way), and its peak
@@ -38,6 +38,7 @@ import numpy as np
 from nats.js.errors import NotFoundError
 
 from bench.ingestion import CACHE, ROOT, _pythonpath_of, default_pdf, today_tree
+from bench.inquire_latency import prepare_units
 
 LIBRARY = CACHE / "colocated_rss" / "library.npz"
 SOURCES = ("policy.pdf", "fhs-3.0.pdf", "standards.pdf")
@@ -73,7 +74,8 @@ def _library_source() -> dict[str, Any]:
     return {"vectors": source["vectors"], "chunks": [json.loads(c) for c in source["chunks"]]}
 
 
-async def _fill_index(path: Path, points: int) -> None:
+async def _fill_index(path: Path, points: int) -> list[str]:
+    """The index of ``points`` points of the user; returns its document ids."""
     from policypal.embeddings import MiniLMEmbedder
     from policypal.vectorstore import ChunkPoint, open_embedded_index, sparse_vectors
 
@@ -81,6 +83,7 @@ async def _fill_index(path: Path, points: int) -> None:
     rng = np.random.default_rng(7)
     model = MiniLMEmbedder()
     index = await open_embedded_index(path, model_id=model.model_id, dimension=model.dimension)
+    documents: dict[str, None] = {}
     try:
         for copy in range(math.ceil(points / len(source["chunks"]))):
             noise = rng.standard_normal(source["vectors"].shape) * NOISE if copy else 0.0
@@ -102,12 +105,14 @@ async def _fill_index(path: Path, points: int) -> None:
                 )
                 for i, c in enumerate(source["chunks"][:count])
             ]
+            documents.update(dict.fromkeys(chunk.document_id for chunk in chunks))
             sparse = sparse_vectors(chunks)
             for start in range(0, count, 256):
                 end = start + 256
                 await index.upsert(chunks[start:end], moved[start:end].tolist(), sparse[start:end])
     finally:
         await index.aclose()
+    return list(documents)
 
 
 @dataclass
@@ -259,7 +264,12 @@ def run_variant(name: str, points: int, questions: int, tree: Path | None) -> di
     with tempfile.TemporaryDirectory(prefix=f"colocated-{name}-") as folder:
         root = Path(folder)
         index_path = root / "qdrant"
-        asyncio.run(_fill_index(index_path, points))
+        documents = asyncio.run(_fill_index(index_path, points))
+        if tree is None:
+            # What ours does once each upload is ready: the library's sentence vectors are kept too.
+            asyncio.run(
+                prepare_units(index_path, [{"document_id": d} for d in documents], tenant=TENANT, user=USER)
+            )
         nats_server = start_nats_server(root / "nats", log_path=root / "nats.log")
         valkey = start_valkey(root / "valkey", log_path=root / "valkey.log")
         redis_url = f"redis://127.0.0.1:{valkey.port}/0"

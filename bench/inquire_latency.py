@@ -283,7 +283,9 @@ async def in_process(index_path: Path, questions: int) -> dict[str, list[float]]
     return seconds
 
 
-async def prepare_units(index_path: Path, documents: list[dict[str, Any]]) -> dict[str, float] | None:
+async def prepare_units(
+    index_path: Path, documents: list[dict[str, Any]], *, tenant: str = TENANT, user: str = USER
+) -> dict[str, float] | None:
     """What the worker does once each upload is ready: every document of the user gets its sentence
     vectors (``unit_preparation``, ADR 0018); None on a tree without it (``today``). Seconds and units
     embedded; a copy's sentences are copied from the original's, as the worker copies a new version's."""
@@ -301,13 +303,13 @@ async def prepare_units(index_path: Path, documents: list[dict[str, Any]]) -> di
     try:
         for document in documents:
             ready = DocumentReady(
-                tenant_id=TENANT,
-                user_id=USER,
+                tenant_id=tenant,
+                user_id=user,
                 request_id=f"ingest-{document['document_id']}",
                 thread_id=document["document_id"],
                 document_id=document["document_id"],
                 pages=1,
-                chunks=document["chunks"],
+                chunks=document.get("chunks", 0),
                 parser="pdfium",
             )
             embedded += await prepare_unit_vectors(ready, index=index, embedder=embedder)

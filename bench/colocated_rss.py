@@ -57,10 +57,14 @@ QUESTIONS = [
 def _library_source() -> dict[str, Any]:
     """The real chunks of the source PDFs and their vectors, embedded once and cached."""
     if not LIBRARY.exists():
+        from bench.audit_corpus.corpus import fetch_gnu_standards
+        from bench.recall_corpus import fetch_documents as fetch_debian_policy
         from ingestor.chunking import chunk_pages
         from ingestor.pdf_text import extract_pages
         from policypal.embeddings import MiniLMEmbedder
 
+        fetch_debian_policy()
+        fetch_gnu_standards()
         texts: list[dict[str, Any]] = []
         for name in SOURCES:
             for chunk in chunk_pages(extract_pages((CACHE / name).read_bytes()), size=1000, overlap=150):

@@ -175,19 +175,29 @@ def _source(s: dict[str, Any]) -> Source:
     )
 
 
-def fetch_targets(gold: Gold) -> dict[str, Path]:
-    """Every target document in bench/.cache, fetched with apt-get when missing."""
-    fetch_debian_policy()  # policy.pdf and fhs-3.0.pdf
+def fetch_gnu_standards() -> Path:
+    """bench/.cache/standards.pdf, from the ``gnu-standards`` package (apt-get when missing)."""
     standards = CACHE / "standards.pdf"
     if not standards.exists():
         extracted = CACHE / "x/usr/share/doc/gnu-standards/standards.pdf.gz"
         if not extracted.exists():
+            found = sorted(CACHE.glob("gnu-standards_*.deb"))
+            if not found:
+                subprocess.run(
+                    ["apt-get", "download", "gnu-standards"], cwd=CACHE, check=True, capture_output=True
+                )
+                found = sorted(CACHE.glob("gnu-standards_*.deb"))
             subprocess.run(
-                ["apt-get", "download", "gnu-standards"], cwd=CACHE, check=True, capture_output=True
+                ["dpkg-deb", "-x", str(found[-1]), str(CACHE / "x")], check=True, capture_output=True
             )
-            deb = next(CACHE.glob("gnu-standards_*.deb"))
-            subprocess.run(["dpkg-deb", "-x", str(deb), str(CACHE / "x")], check=True, capture_output=True)
         standards.write_bytes(gzip.decompress(extracted.read_bytes()))
+    return standards
+
+
+def fetch_targets(gold: Gold) -> dict[str, Path]:
+    """Every target document in bench/.cache, fetched with apt-get when missing."""
+    fetch_debian_policy()  # policy.pdf and fhs-3.0.pdf
+    fetch_gnu_standards()
     gpl = CACHE / "GPL-3.txt"
     if not gpl.exists():
         shutil.copyfile(GPL3, gpl)

@@ -1,21 +1,24 @@
-"""Bulk batches wait while an interactive embedding is under way, never longer than their bound."""
+"""Bulk batches wait while an interactive embedding is under way, never longer than their bound; idle
+batches wait until nothing else has used the model for a while."""
 
 import threading
 import time
+from collections.abc import Callable
 
 from policypal.embeddings.interactive_first import InteractiveFirst
 
 
-def _bulk_in_thread(priority: InteractiveFirst) -> tuple[threading.Thread, threading.Event]:
+def _in_thread(wait: Callable[[], None]) -> tuple[threading.Thread, threading.Event]:
+    """Run ``wait`` in a thread; the event is set once it returned."""
     started = threading.Event()
     done = threading.Event()
 
-    def bulk() -> None:
+    def run() -> None:
         started.set()
-        priority.before_bulk()
+        wait()
         done.set()
 
-    thread = threading.Thread(target=bulk)
+    thread = threading.Thread(target=run)
     thread.start()
     started.wait()
     return thread, done
@@ -32,7 +35,7 @@ def test_bulk_waits_until_the_last_interactive_embedding_ends() -> None:
     priority = InteractiveFirst(max_wait=10.0)
     with priority.interactive():
         with priority.interactive():
-            thread, done = _bulk_in_thread(priority)
+            thread, done = _in_thread(priority.before_bulk)
             assert not done.wait(0.2)
         assert not done.wait(0.2)  # one still under way
     assert done.wait(2)
@@ -43,26 +46,11 @@ def test_a_stream_of_questions_slows_bulk_work_but_never_stops_it() -> None:
     priority = InteractiveFirst(max_wait=0.3)
     with priority.interactive():
         started = time.monotonic()
-        thread, done = _bulk_in_thread(priority)
+        thread, done = _in_thread(priority.before_bulk)
         assert done.wait(5)
         waited = time.monotonic() - started
     thread.join()
     assert 0.25 <= waited < 2
-
-
-def _idle_in_thread(priority: InteractiveFirst) -> tuple[threading.Thread, threading.Event]:
-    started = threading.Event()
-    done = threading.Event()
-
-    def idle() -> None:
-        started.set()
-        priority.before_idle()
-        done.set()
-
-    thread = threading.Thread(target=idle)
-    thread.start()
-    started.wait()
-    return thread, done
 
 
 def test_idle_work_goes_at_once_on_a_model_never_used() -> None:
@@ -75,7 +63,7 @@ def test_idle_work_goes_at_once_on_a_model_never_used() -> None:
 def test_idle_work_waits_for_questions_and_bulk_work_and_then_for_quiet() -> None:
     priority = InteractiveFirst(max_wait=0.1, quiet=0.5)
     with priority.interactive():
-        thread, done = _idle_in_thread(priority)
+        thread, done = _in_thread(priority.before_idle)
         with priority.bulk():
             assert not done.wait(0.3)
         # However long a question takes, idle work never goes beside it (no bound, unlike bulk work).
@@ -91,7 +79,7 @@ def test_idle_work_waits_while_bulk_batches_follow_one_another() -> None:
     priority = InteractiveFirst(quiet=0.4)
     with priority.bulk():
         time.sleep(0.05)
-    thread, done = _idle_in_thread(priority)
+    thread, done = _in_thread(priority.before_idle)
     for _ in range(4):
         time.sleep(0.1)  # the gap between two batches is shorter than ``quiet``
         assert not done.is_set()

@@ -90,20 +90,26 @@ def test_the_background_twin_gives_the_same_vectors_at_the_process_priority(
     assert twin._lanes.submit(_niceness).result() == _niceness()
 
 
-def test_the_background_twin_waits_while_a_question_is_embedded(embedder: MiniLMEmbedder) -> None:
-    twin = background_embedder(embedder)
+def _waits_for_a_question(embedder: MiniLMEmbedder, twin: MiniLMEmbedder, *, held: float) -> None:
+    """``twin`` embeds nothing while a question's embedding is under way (``held`` s), then goes."""
     finished = threading.Event()
 
-    def ingest() -> None:
+    def embed() -> None:
         twin.embed(TEXTS)
         finished.set()
 
     with embedder._model.priority.interactive():
-        bulk = threading.Thread(target=ingest)
-        bulk.start()
-        assert not finished.wait(0.3)
+        worker = threading.Thread(target=embed)
+        worker.start()
+        assert not finished.wait(held)
     assert finished.wait(10)
-    bulk.join()
+    worker.join()
+
+
+def test_the_background_twin_waits_while_a_question_is_embedded(embedder: MiniLMEmbedder) -> None:
+    twin = background_embedder(embedder)
+    assert isinstance(twin, MiniLMEmbedder)
+    _waits_for_a_question(embedder, twin, held=0.3)
 
 
 def test_the_idle_twin_gives_the_same_vectors_on_one_lane_once_the_model_is_quiet(
@@ -113,18 +119,7 @@ def test_the_idle_twin_gives_the_same_vectors_on_one_lane_once_the_model_is_quie
     assert isinstance(twin, MiniLMEmbedder)
     assert twin._threads == 1
     assert np.allclose(twin.embed(TEXTS), embedder.embed(TEXTS), atol=1e-5)
-    finished = threading.Event()
-
-    def prepare() -> None:
-        twin.embed(TEXTS)
-        finished.set()
-
-    with embedder._model.priority.interactive():
-        idle = threading.Thread(target=prepare)
-        idle.start()
-        assert not finished.wait(0.5)
-    assert finished.wait(10)
-    idle.join()
+    _waits_for_a_question(embedder, twin, held=0.5)
 
 
 def test_a_remote_embedder_is_its_own_background_and_idle_embedder() -> None:

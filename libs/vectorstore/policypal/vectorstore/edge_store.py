@@ -80,9 +80,12 @@ class EdgeStore:
             if spec.sparse_vector
             else None
         )
+        cold = edge.Memory.Cold if spec.on_disk else None
         config = edge.EdgeConfig(
-            vectors=edge.EdgeVectorParams(size=spec.dimension, distance=edge.Distance.Cosine),
+            vectors=edge.EdgeVectorParams(size=spec.dimension, distance=edge.Distance.Cosine, memory=cold),
             sparse_vectors=sparse,
+            payload_memory=cold,
+            id_tracker_memory=cold,
         )
         # A shard the manifest does not name was cut short while being created: start it again.
         shutil.rmtree(self.root / spec.name, ignore_errors=True)

@@ -39,6 +39,9 @@ class CollectionSpec:
     sparse_vector: str | None = None
     keyword_fields: tuple[str, ...] = ()
     integer_fields: tuple[str, ...] = ()
+    #: Read a few points at a time, never searched by vector: vectors, payload and ids stay on disk
+    #: (the page cache holds what is read) instead of in the process's memory.
+    on_disk: bool = False
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,11 @@ class QdrantClientStore:
         )
         await self.client.create_collection(
             spec.name,
-            vectors_config=models.VectorParams(size=spec.dimension, distance=models.Distance.COSINE),
+            vectors_config=models.VectorParams(
+                size=spec.dimension, distance=models.Distance.COSINE, on_disk=spec.on_disk or None
+            ),
             sparse_vectors_config=sparse,
+            on_disk_payload=spec.on_disk or None,
             metadata=spec.metadata,
         )
         # Local mode ignores payload indexes and warns; say nothing about it.

@@ -38,21 +38,20 @@ async def prepare_unit_vectors(event: DocumentReady, *, index: ChunkIndex, embed
     places: dict[str, list[ChunkPoint]] = {}
     for chunk, text in wanted:
         places.setdefault(text, []).append(chunk)
-    # A sentence the tenant has a vector of (another version of the document, a chunk's overlap)
-    # is copied, not embedded again.
-    known = await index.units.vectors(tenant_id=event.tenant_id, keys=[unit_key(text) for text in places])
-    copied = [(text, known[unit_key(text)]) for text in places if unit_key(text) in known]
-    if not await _keep(index, event, places, copied):
-        return 0
-    fresh = [text for text in places if unit_key(text) not in known]
-    for start in range(0, len(fresh), SLICE):
-        texts = fresh[start : start + SLICE]
-        vectors = await embed_texts(embedder, texts)
-        if not await _keep(
-            index, event, places, [(t, v.tolist()) for t, v in zip(texts, vectors, strict=True)]
-        ):
+    texts, embedded = list(places), 0
+    # Slice by slice, so what is held in memory at once stays small whatever the document's size.
+    for start in range(0, len(texts), SLICE):
+        part = texts[start : start + SLICE]
+        # A sentence the tenant has a vector of (another version of the document, a chunk's
+        # overlap) is copied, not embedded again.
+        known = await index.units.vectors(tenant_id=event.tenant_id, keys=[unit_key(text) for text in part])
+        fresh = [text for text in part if unit_key(text) not in known]
+        vectors = (await embed_texts(embedder, fresh)).tolist() if fresh else []
+        found = [(text, known[unit_key(text)]) for text in part if unit_key(text) in known]
+        if not await _keep(index, event, places, found + list(zip(fresh, vectors, strict=True))):
             return 0
-    return len(fresh)
+        embedded += len(fresh)
+    return embedded
 
 
 async def _keep(

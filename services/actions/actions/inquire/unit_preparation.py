@@ -34,21 +34,20 @@ async def prepare_unit_vectors(event: DocumentReady, *, index: ChunkIndex, embed
         tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.document_id
     )
     kept = await index.units.document_keys(tenant_id=event.tenant_id, document_id=event.document_id)
-    wanted = [pair for pair in _units_of(chunks) if (pair[0].chunk_id, unit_key(pair[1])) not in kept]
-    places: dict[str, list[ChunkPoint]] = {}
-    for chunk, text in wanted:
-        places.setdefault(text, []).append(chunk)
+    places = _units_missing(chunks, kept)
     texts, embedded = list(places), 0
     # Slice by slice, so what is held in memory at once stays small whatever the document's size.
     for start in range(0, len(texts), SLICE):
-        part = texts[start : start + SLICE]
+        part = {unit_key(text): text for text in texts[start : start + SLICE]}
         # A sentence the tenant has a vector of (another version of the document, a chunk's
         # overlap) is copied, not embedded again.
-        known = await index.units.vectors(tenant_id=event.tenant_id, keys=[unit_key(text) for text in part])
-        fresh = [text for text in part if unit_key(text) not in known]
+        known = await index.units.vectors(tenant_id=event.tenant_id, keys=list(part))
+        fresh = [text for key, text in part.items() if key not in known]
         vectors = (await embed_texts(embedder, fresh)).tolist() if fresh else []
-        found = [(text, known[unit_key(text)]) for text in part if unit_key(text) in known]
-        if not await _keep(index, event, places, found + list(zip(fresh, vectors, strict=True))):
+        found = [(part[key], vector) for key, vector in known.items()] + list(
+            zip(fresh, vectors, strict=True)
+        )
+        if not await _keep(index, event, places, found):
             return 0
         embedded += len(fresh)
     return embedded
@@ -57,7 +56,7 @@ async def prepare_unit_vectors(event: DocumentReady, *, index: ChunkIndex, embed
 async def _keep(
     index: ChunkIndex,
     event: DocumentReady,
-    places: dict[str, list[ChunkPoint]],
+    places: dict[str, dict[str, ChunkPoint]],
     found: list[tuple[str, list[float]]],
 ) -> bool:
     """Keep each text's vector for every chunk of it; False (and nothing kept) once the document is gone."""
@@ -65,17 +64,19 @@ async def _keep(
         await index.units.delete_document(tenant_id=event.tenant_id, document_id=event.document_id)
         return False
     await index.units.store(
-        [UnitVector.of(chunk, text, vector) for text, vector in found for chunk in places[text]]
+        [UnitVector.of(chunk, text, vector) for text, vector in found for chunk in places[text].values()]
     )
     return True
 
 
-def _units_of(chunks: list[ChunkPoint]) -> list[tuple[ChunkPoint, str]]:
-    """Each chunk's comparable units as they are embedded, once per chunk and text."""
+def _units_missing(chunks: list[ChunkPoint], kept: set[tuple[str, str]]) -> dict[str, dict[str, ChunkPoint]]:
+    """Each comparable unit text of the chunks, as it is embedded, with the chunks (by id) that have it
+    and have no vector of it kept yet."""
     heads = running_heads((chunk.page, chunk.text) for chunk in chunks)
-    pairs: dict[tuple[str, str], tuple[ChunkPoint, str]] = {}
+    places: dict[str, dict[str, ChunkPoint]] = {}
     for chunk in chunks:
         for unit in comparable_units(chunk.text, running_heads=heads, title=chunk.title):
             text = compared_text(chunk.text, unit)
-            pairs.setdefault((chunk.chunk_id, text), (chunk, text))
-    return list(pairs.values())
+            if (chunk.chunk_id, unit_key(text)) not in kept:
+                places.setdefault(text, {})[chunk.chunk_id] = chunk
+    return places

@@ -8,9 +8,10 @@ index (Qdrant Edge; ``--points`` points of one user first, as in bench/colocated
 ``python -m policypal.cli.colocated`` with the ingestor and every action worker, the argv
 ``policypal up`` uses. Once its consumers exist and it has idled 3 s, the PDF (default Debian's
 policy.pdf, see bench/ingestion.py) is stored and its ``docs.uploaded`` published; the clock runs
-until ``document.ready``. From the worker's progress events: when the passages were embedded and
-when the rules were (the document is ready only once both are); from ``/proc``: the worker's CPU
-seconds (user + system) over the ingestion.
+until ``document.ready``. From the worker's progress events: when the passages were embedded, and
+what came after them before ``document.ready`` ("rules s": the rule units, in code that found them
+during the ingestion; about nothing since they are found after it, docs/adr/0019); from ``/proc``:
+the worker's CPU seconds (user + system) over the ingestion.
 
 ``today`` is the code of git ``REF`` (``git archive`` into bench/.cache, first on that worker's
 PYTHONPATH, as in bench/ingestion.py); ``today`` and ``ours`` alternate for ``--rounds`` rounds, so

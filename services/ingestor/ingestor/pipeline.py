@@ -1,5 +1,8 @@
 """One uploaded document, end to end: fetch, parse, chunk, embed, index, then ready or failed.
 
+Its rule units are not found here: the audit worker finds them once the document is ready
+(docs/adr/0019-rule-units-after-ready.md).
+
 Broker-free: the bus is reached only through the ``EventSink`` and ``DocumentSource`` given to it, so
 the whole flow runs in tests with fakes or with the real stores.
 """
@@ -20,7 +23,7 @@ from policypal.bus import Unprocessable
 from policypal.contracts import DocumentFailed, DocumentReady, DocumentUploaded, IngestProgress
 from policypal.contracts.envelope import Envelope
 from policypal.embeddings import Embedder
-from policypal.rules import boilerplate_chunks, rule_units
+from policypal.rules import boilerplate_chunks
 from policypal.state import DocumentCatalog, DocumentRecord
 from policypal.telemetry import service_span
 from policypal.vectorstore import ChunkIndex, ChunkPoint, sparse_vectors
@@ -61,10 +64,9 @@ class ChunkingOptions:
     """How to cut and embed: sizes in characters, ``embed_group`` chunks per embed+upsert round.
 
     Texts are embedded in fair turns (``work_turns``) of at most ``turn_chars`` characters each: 16
-    passages, or a hundred short rule sentences, about a second of CPU with the offline model.
-    Counted in characters, not texts: the embedder's cost follows the length of what it reads, and
-    16 rule sentences made 2-3 batches for its two lanes, one of them idle much of the turn
-    (docs/benchmarks.md, "Ingestion inside the colocated worker").
+    passages, about a second of CPU with the offline model. Counted in characters, not texts: the
+    embedder's cost follows the length of what it reads (docs/benchmarks.md, "Ingestion inside the
+    colocated worker").
     """
 
     chunk_size: int = 1000
@@ -200,10 +202,11 @@ class IngestPipeline:
         await self._index.delete_chunks_from(
             tenant_id=record.tenant_id, document_id=record.document_id, first_index=len(chunks)
         )
-        rules = await self._index_rules(record, points, boilerplate, steps)
+        # Its rule units are found once it is ready, by the audit worker on the model's idle lane
+        # (docs/adr/0019): only an audit reads them, and they were a quarter of the ingestion.
         await progress.report(
             "indexed",
-            f"The document is searchable; {rules} rules (must, should, may…) found for audits.",
+            "The document is searchable; its rules (must, should, may…) are found for audits next.",
             done=len(chunks),
             total=len(chunks),
         )
@@ -217,23 +220,6 @@ class IngestPipeline:
             chunks=len(chunks),
             parser=parsed.parser,
         )
-
-    async def _index_rules(
-        self,
-        record: DocumentRecord,
-        points: Sequence[ChunkPoint],
-        boilerplate: set[int],
-        steps: DocumentSteps,
-    ) -> int:
-        """Find the document's rule units, embed them and make them its rules (replacing older ones)."""
-        with service_span("rules", {"policypal.document_id": record.document_id}) as span:
-            rules = await asyncio.to_thread(rule_units, points, boilerplate=boilerplate)
-            vectors = await self._embed([rule.text for rule in rules], steps) if rules else []
-            await self._index.rules.replace_document_rules(
-                tenant_id=record.tenant_id, document_id=record.document_id, rules=rules, vectors=vectors
-            )
-            span.set_attribute("policypal.rules", len(rules))
-        return len(rules)
 
     async def _embed_and_index(
         self, chunks: Sequence[ChunkPoint], progress: ProgressReporter, steps: DocumentSteps

@@ -2,13 +2,17 @@
 
 import json
 import re
+import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
+from actions.audit.service import RULES_DURABLE
 from actions.drafting import llm_fallback_notice
-from policypal.contracts import AuditOptions
+from policypal.bus import publish_event
+from policypal.contracts import AuditOptions, DocumentReady
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
@@ -28,11 +32,15 @@ from tests.actions.policy_library import (
     TRANSFER_RULE,
 )
 from tests.actions.worker_harness import (
+    USER,
     IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
+    index_pdf,
+    local_index,
     request,
 )
+from tests.support.jetstream import wait_until_consumed
 from tests.support.openai_server import Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
@@ -250,6 +258,38 @@ async def test_a_target_without_rules_is_named_as_such(
     assert result.targets_without_rules == ["policy"]
     assert {f.target_doc_id for f in result.findings} == {"reg24"}
     assert "No binding rules found: this document states no obligation" in body["answer"]
+
+
+async def test_a_ready_document_gets_its_rules_before_an_audit_needs_them(
+    harness: WorkerHarness, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    async with local_index(tmp_path / "q", embedder) as index:
+        reg24 = await index_pdf(
+            index,
+            embedder,
+            tenant=TENANT,
+            document_id="reg24",
+            title="Records Regulation",
+            version="2024",
+            pages=REGULATION_2024,
+        )
+        broker = await harness.start(index, embedder)
+        ready = DocumentReady(
+            tenant_id=TENANT,
+            user_id=USER,
+            request_id=f"up-{uuid.uuid4().hex[:8]}",
+            thread_id="reg24",
+            document_id="reg24",
+            pages=len(REGULATION_2024),
+            chunks=len(reg24.chunks),
+            parser="pdfium",
+        )
+        await publish_event(broker, ready)
+        await wait_until_consumed(harness.js, "EVENTS", RULES_DURABLE, within=60.0)
+        stored = await index.rules.document_rules(tenant_id=TENANT, user_id=USER, document_id="reg24")
+        assert len(stored) >= 10
+        assert any(RETENTION_2024 in s.rule.text for s in stored)
+        assert {s.rule.document_rules for s in stored} == {len(stored)}
 
 
 def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:

@@ -13,6 +13,8 @@ from policypal.contracts.subjects import (
     CHAT_RESUMED,
     DOCS_DELETED,
     DOCS_UPLOADED,
+    DOCUMENT_READY,
+    dead_letter,
     tenant_action_requested,
 )
 
@@ -87,9 +89,9 @@ SERVICE_PERMISSIONS: dict[str, Permissions] = {
     "ingestor": _service(
         (_THREAD_EVENTS, "dlq.docs.>", _OBJECTS), (DOCS.name, EVENTS.name, DLQ.name, OBJECT_STREAM)
     ),
-    # Reads document.ready events too (a durable of the EVENTS stream) to prepare unit vectors.
+    # Reads document.ready events too (durables of the EVENTS stream) to prepare unit vectors and rules.
     "actions": _service(
-        (_THREAD_EVENTS, "dlq.actions.>", "dlq.events.*.*.ready"), (ACTIONS.name, EVENTS.name, DLQ.name)
+        (_THREAD_EVENTS, "dlq.actions.>", dead_letter(DOCUMENT_READY)), (ACTIONS.name, EVENTS.name, DLQ.name)
     ),
 }
 

@@ -30,6 +30,9 @@ EVENT_KINDS: Final[dict[str, str]] = {
     "token": "token",
     "escalation": "escalation",
 }
+#: Every document's ``document.ready`` event, whatever its tenant and thread: what the workers that
+#: prepare a ready document's units and rules subscribe to.
+DOCUMENT_READY: Final = f"events.*.*.{EVENT_KINDS['document.ready']}"
 
 
 def action_requested(action: ActionName) -> str:

@@ -35,6 +35,10 @@ class RulePoint(ChunkPlace):
     quote: str
     #: The version of the extraction that found it: rules of an older one are found again.
     extraction: int = 0
+    #: How many rule units the extraction found in the whole document, so a read that gets fewer
+    #: (a write cut short, or still under way) is known to be incomplete. None: written before it
+    #: was kept, when rules were written whole before the document was ready.
+    document_rules: int | None = None
 
     @property
     def rule_id(self) -> str:
@@ -74,23 +78,27 @@ class RuleIndex:
 
     async def replace_document_rules(
         self, *, tenant_id: str, document_id: str, rules: list[RulePoint], vectors: list[list[float]]
-    ) -> None:
-        """Make ``rules`` the document's rule units: earlier ones (a previous version of the text) go."""
+    ) -> list[StoredRule]:
+        """Make ``rules`` the document's rule units (earlier ones go); returns them as stored, each
+        with the document's rule count."""
         if len(rules) != len(vectors):
             raise ValueError("one vector per rule")
         await self.delete_document(tenant_id=tenant_id, document_id=document_id)
-        if not rules:
-            return
+        stored = [
+            StoredRule(rule=rule.model_copy(update={"document_rules": len(rules)}), vector=vector)
+            for rule, vector in zip(rules, vectors, strict=True)
+        ]
         points = [
             StoredPoint(
-                id=str(uuid.uuid5(_RULE_NAMESPACE, f"{rule.tenant_id}/{rule.rule_id}")),
-                dense=vector,
-                payload={**rule.model_dump(mode="json"), "rule_id": rule.rule_id},
+                id=str(uuid.uuid5(_RULE_NAMESPACE, f"{s.rule.tenant_id}/{s.rule.rule_id}")),
+                dense=s.vector,
+                payload={**s.rule.model_dump(mode="json"), "rule_id": s.rule.rule_id},
             )
-            for rule, vector in zip(rules, vectors, strict=True)
+            for s in stored
         ]
         for start in range(0, len(points), 256):
             await self._store.upsert(RULES_COLLECTION, points[start : start + 256])
+        return stored
 
     async def document_rules(self, *, tenant_id: str, user_id: str, document_id: str) -> list[StoredRule]:
         """Every rule unit of one document of this tenant and user, in document order, with vectors."""

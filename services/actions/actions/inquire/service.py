@@ -16,15 +16,13 @@ from policypal.bus import CurrentBroker, DeliveredMessage, durable_pull_subscrib
 from policypal.config import Settings
 from policypal.contracts import DocumentReady
 from policypal.contracts.streams import DLQ, EVENTS
-from policypal.contracts.subjects import EVENT_KINDS, action_requested, dead_letter
+from policypal.contracts.subjects import DOCUMENT_READY, action_requested, dead_letter
 from policypal.embeddings import Embedder, idle_embedder
 from policypal.llm import LLM
 from policypal.vectorstore import ChunkIndex
 
 DURABLE = durable_name("inquire")
 SUBJECT = action_requested("inquire")
-#: Every document's ``document.ready`` event, whatever its tenant.
-DOCUMENT_READY = f"events.*.*.{EVENT_KINDS['document.ready']}"
 UNITS_DURABLE = f"{DURABLE}-units"
 
 

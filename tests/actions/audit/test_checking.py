@@ -68,6 +68,22 @@ def test_a_quantity_conflict_needs_less_standing_than_a_polarity_one() -> None:
     assert breach.verdict.reading == "quantity"
 
 
+def test_a_clause_permitting_more_than_an_only_rule_needs_less_standing_than_a_polarity_conflict() -> None:
+    lower_case_only = rule(
+        5, "Package names must consist only of lower case letters and digits.", "obligation", "must"
+    )
+    capitals = clause("Capital letters are allowed in package names.")
+    standing = (FLAG["permits_more"] + FLAG["polarity"]) / 2
+
+    check = check_target([capitals], [[candidate(lower_case_only, standing)]], GDPR, rules=6)
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "permits_more"
+    below = check_target(
+        [capitals], [[candidate(lower_case_only, FLAG["permits_more"] - 0.01)]], GDPR, rules=6
+    )
+    assert below.breaches == []
+
+
 def test_a_quantity_conflict_below_its_flag_threshold_is_not_reported() -> None:
     short_retention = clause("Processing records are deleted after 2 years.")
 

@@ -211,7 +211,18 @@ def test_a_rule_that_allows_only_what_it_names_conflicts_with_a_wider_permission
         "must",
     )
 
-    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert (verdict.conflict, verdict.reading) == (True, "permits_more")
+
+
+def test_what_a_clause_says_can_happen_is_no_wider_permission() -> None:
+    verdict = verdict_of(
+        "Package names that follow the catalogue can contain capital letters.",
+        "Package names must consist only of lower case letters, digits and the signs plus and minus.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict is None or verdict.reading != "permits_more"
 
 
 # Polarity

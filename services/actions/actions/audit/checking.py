@@ -33,6 +33,9 @@ FLAG: Final[dict[Reading, float]] = {
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
+    # The clause says in so many words that it allows ("are allowed", "may", "are free to") what a rule
+    # of the same subject allows only in the form it names: as specific as a figure past a limit.
+    "permits_more": RELATED - 2.0,
     "model": RELATED,
 }
 #: A polarity reading judges only the clause's most related rules: further down, a rule shares words
@@ -94,7 +97,7 @@ def check_target(
             for rank, c in enumerate(found)
             if c.standing >= lowest
             and (v := governing_verdict(clause, c, weights, lexicon))
-            and (rank < POLARITY_RANKS or v.reading != "polarity")
+            and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more"))
         ]
         broken = _breaches(judged)
         if broken:

@@ -33,9 +33,9 @@ from actions.audit.polarity import (
 from actions.audit.proposition import Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
 from policypal.contracts.audit import Modality, Severity
-from policypal.rules import BINDING_WORDS, is_binding
+from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
-Reading = Literal["quantity", "forbidden_path", "required_path", "polarity", "model"]
+Reading = Literal["quantity", "forbidden_path", "required_path", "polarity", "permits_more", "model"]
 
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 _PLACING: Final = re.compile(
@@ -188,15 +188,22 @@ def _by_polarity(
     if left_out and position == "does_not":
         words = _words(clause, left_out)
         return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
-    if position == "permits" and restricts(after):
+    if position == "permits" and restricts(after) and _grants(practice):
         return Verdict(
-            True, "polarity", f"{said} and allows only what it names; the clause permits more.", _AGREE
+            True, "permits_more", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
     done = rule.ruled_out & affirmed
     if done & rule.ruled_out_heads:
         words = _words(clause, done)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
+
+
+def _grants(clause: str) -> bool:
+    """Whether the clause grants in so many words ("are allowed", "may", "are free to"): "can" says
+    what is possible ("code can fail at that scale") as often as what is allowed."""
+    cue = modal_cue(clause, can_permits=True)
+    return cue is not None and cue.modality == "permission" and cue.words.lower() not in ("can", "could")
 
 
 def _words(clause: str, shared: frozenset[str]) -> str:

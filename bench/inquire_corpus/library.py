@@ -4,8 +4,8 @@ Ours: every document of ``documents.DOCUMENTS`` ingested by ``ingestor.pipeline.
 (``bench.offline_pipeline``, 1000/150) into Qdrant Edge, the embedded default's engine (an index
 ingested by an earlier bench into local-mode Qdrant is migrated when opened, as the product
 migrates a data directory; docs/adr/0013), kept under bench/.cache/inquire/ and
-reused while the ingestor, the vector store and the document list are unchanged (their source is
-fingerprinted). The naive stack PolicyPal started from (docs/benchmarks.md): LangChain ``PyPDFLoader`` + ``RecursiveCharacterTextSplitter
+reused while the ingestor, the vector store, the document list and the embedding model are
+unchanged (their source is fingerprinted; the folder is named by the model too). The naive stack PolicyPal started from (docs/benchmarks.md): LangChain ``PyPDFLoader`` + ``RecursiveCharacterTextSplitter
 (1000, 150)`` and the same MiniLM embedder, searched densely (brute-force cosine, what Qdrant's dense
 search returns), cached the same way.
 """
@@ -51,7 +51,7 @@ async def open_library(
     ``reuse``: the last index ingested, even by an older ingestor (quicker runs while tuning the
     answer; the figures to report come from a fresh index).
     """
-    folder = CACHE / "inquire" / f"qdrant-{fingerprint()}"
+    folder = CACHE / "inquire" / f"qdrant-{fingerprint()}-{embedder.model_id}"
     ingested = sorted((CACHE / "inquire").glob("qdrant-*/stats.json"), key=lambda p: p.stat().st_mtime)
     if reuse and not (folder / "stats.json").exists() and ingested:
         folder = ingested[-1].parent

@@ -87,3 +87,27 @@ def test_idle_work_waits_while_bulk_batches_follow_one_another() -> None:
             time.sleep(0.05)
     assert done.wait(5)
     thread.join()
+
+
+def test_one_idle_batch_runs_at_a_time_whatever_the_number_of_idle_twins() -> None:
+    priority = InteractiveFirst(quiet=0.0)
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def idle_batch() -> None:
+        nonlocal running, most
+        with priority.idle():
+            with lock:
+                running += 1
+                most = max(most, running)
+            time.sleep(0.05)
+            with lock:
+                running -= 1
+
+    threads = [threading.Thread(target=idle_batch) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert most == 1

@@ -8,7 +8,9 @@ already running is not interrupted: a question waits at most for the one running
 
 Idle work (vectors prepared ahead of the questions that will need them) goes only when the model
 has been quiet, neither interactive nor bulk, for ``quiet`` seconds: it must never slow a question
-or an ingestion down, so it waits as long as they keep the model busy.
+or an ingestion down, so it waits as long as they keep the model busy. One idle batch runs at a
+time whatever the number of idle twins (a worker that prepares sentence vectors and one that finds
+rule units, colocated), so a question that arrives meanwhile shares the cores with one at most.
 
 This replaced lanes a few steps nicer than the process: niceness also made the ingestion give way
 to every other program on a shared machine, so that beside two busy neighbours of the same niceness
@@ -35,6 +37,7 @@ class InteractiveFirst:
         self._under_way = 0
         self._bulk_under_way = 0
         self._last_busy = float("-inf")
+        self._idle_turn = threading.Lock()
         self._max_wait = max_wait
         self._quiet = quiet
 
@@ -81,3 +84,10 @@ class InteractiveFirst:
                     self._changed.wait(self._quiet - quiet_for)
                 else:
                     self._changed.wait(self._quiet)
+
+    @contextlib.contextmanager
+    def idle(self) -> Iterator[None]:
+        """An idle batch: the only one under way, started once the model is quiet (``before_idle``)."""
+        with self._idle_turn:
+            self.before_idle()
+            yield

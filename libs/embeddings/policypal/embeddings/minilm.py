@@ -166,8 +166,8 @@ class MiniLMEmbedder:
             return self._embed_batch(encodings)
 
     def _idle_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
-        self._model.priority.before_idle()
-        return self._embed_batch(encodings)
+        with self._model.priority.idle():
+            return self._embed_batch(encodings)
 
     def _embed_batch(self, encodings: Sequence[Encoding]) -> npt.NDArray[np.float32]:
         width = max(len(e.ids) for e in encodings)

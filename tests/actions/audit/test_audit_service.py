@@ -2,7 +2,6 @@
 
 import json
 import re
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ from redis.asyncio import Redis
 from actions.audit.service import RULES_DURABLE
 from actions.drafting import llm_fallback_notice
 from policypal.bus import publish_event
-from policypal.contracts import AuditOptions, DocumentReady
+from policypal.contracts import AuditOptions
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
 from policypal.embeddings import MiniLMEmbedder
 from policypal.llm import LLM, price_of
@@ -20,6 +19,7 @@ from policypal.state import ConversationStore
 from policypal.vectorstore import ChunkIndex
 from tests.actions.action_service_suite import ActionServiceSuite, Ask, Refused, action_harness
 from tests.actions.audit.conftest import TENANT, Library
+from tests.actions.audit.test_target_rules import ready
 from tests.actions.policy_library import (
     EMAIL,
     INCIDENT_RULE,
@@ -274,17 +274,8 @@ async def test_a_ready_document_gets_its_rules_before_an_audit_needs_them(
             pages=REGULATION_2024,
         )
         broker = await harness.start(index, embedder)
-        ready = DocumentReady(
-            tenant_id=TENANT,
-            user_id=USER,
-            request_id=f"up-{uuid.uuid4().hex[:8]}",
-            thread_id="reg24",
-            document_id="reg24",
-            pages=len(REGULATION_2024),
-            chunks=len(reg24.chunks),
-            parser="pdfium",
-        )
-        await publish_event(broker, ready)
+        event = ready(TENANT, chunks=len(reg24.chunks))
+        await publish_event(broker, event)
         await wait_until_consumed(harness.js, "EVENTS", RULES_DURABLE, within=60.0)
         stored = await index.rules.document_rules(tenant_id=TENANT, user_id=USER, document_id="reg24")
         assert len(stored) >= 10

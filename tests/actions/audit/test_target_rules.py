@@ -5,8 +5,6 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
 from actions.audit.target_rules import is_current, prepare_rules, target_rules
@@ -16,28 +14,9 @@ from policypal.rules import EXTRACTION_VERSION
 from policypal.vectorstore import ChunkIndex, RulePoint, StoredRule
 from tests.actions.policy_library import REGULATION_2024, RETENTION_2024
 from tests.actions.worker_harness import USER, IndexedDocument, index_pdf, local_index, request
+from tests.support.counting_embedder import CountingEmbedder
 
 pytestmark = pytest.mark.integration
-
-
-class CountingEmbedder:
-    """The real embedder, counting the texts it is given."""
-
-    def __init__(self, embedder: MiniLMEmbedder) -> None:
-        self._embedder = embedder
-        self.texts: list[str] = []
-
-    @property
-    def model_id(self) -> str:
-        return self._embedder.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._embedder.dimension
-
-    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        self.texts += texts
-        return self._embedder.embed(texts)
 
 
 @pytest.fixture
@@ -63,7 +42,8 @@ async def _regulation(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) 
     )
 
 
-def _ready(tenant: str, document_id: str = "reg24") -> DocumentReady:
+def ready(tenant: str, document_id: str = "reg24", chunks: int = 1) -> DocumentReady:
+    """The ``document.ready`` event of the 2024 regulation (or another document id) of ``tenant``."""
     return DocumentReady(
         tenant_id=tenant,
         user_id=USER,
@@ -71,7 +51,7 @@ def _ready(tenant: str, document_id: str = "reg24") -> DocumentReady:
         thread_id=document_id,
         document_id=document_id,
         pages=len(REGULATION_2024),
-        chunks=1,
+        chunks=chunks,
         parser="pdfium",
     )
 
@@ -84,7 +64,7 @@ async def test_a_ready_document_gets_its_rules_once_and_an_audit_reads_them(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
     regulation = await _regulation(index, embedder, tenant)
-    prepared = await prepare_rules(_ready(tenant), index=index, embedder=embedder)
+    prepared = await prepare_rules(ready(tenant), index=index, embedder=embedder)
     stored = await index.rules.document_rules(tenant_id=tenant, user_id=USER, document_id="reg24")
     assert prepared == len(stored) >= 10
     assert {s.rule.document_rules for s in stored} == {prepared}
@@ -92,12 +72,12 @@ async def test_a_ready_document_gets_its_rules_once_and_an_audit_reads_them(
 
     # Another delivery of the event, then an audit: neither embeds a rule again.
     counting = CountingEmbedder(embedder)
-    assert await prepare_rules(_ready(tenant), index=index, embedder=counting) == prepared
+    assert await prepare_rules(ready(tenant), index=index, embedder=counting) == prepared
     read = await target_rules(_audit(tenant, regulation), regulation.resolved, index=index, embedder=counting)
     assert counting.texts == []
     assert [s.rule.rule_id for s in read] == [s.rule.rule_id for s in stored]
     # Another tenant's ready event for a document of the same id finds nothing of this one.
-    assert await prepare_rules(_ready(f"{tenant}x"), index=index, embedder=counting) == 0
+    assert await prepare_rules(ready(f"{tenant}x"), index=index, embedder=counting) == 0
     assert counting.texts == []
 
 
@@ -112,7 +92,7 @@ async def test_an_audit_finds_rules_not_prepared_yet_and_keeps_them(
     assert len(counting.texts) == len(found) >= 10
     # Kept whole: the preparation that comes after finds them current and embeds nothing.
     after = CountingEmbedder(embedder)
-    assert await prepare_rules(_ready(tenant), index=index, embedder=after) == len(found)
+    assert await prepare_rules(ready(tenant), index=index, embedder=after) == len(found)
     assert after.texts == []
 
 
@@ -132,17 +112,17 @@ async def test_a_document_deleted_while_its_rules_are_found_keeps_none(
         )
 
     index.rules.replace_document_rules = replace_after_deletion  # type: ignore[method-assign]
-    assert await prepare_rules(_ready(tenant), index=index, embedder=embedder) == 0
+    assert await prepare_rules(ready(tenant), index=index, embedder=embedder) == 0
     assert await index.rules.document_rules(tenant_id=tenant, user_id=USER, document_id="reg24") == []
     # A document gone by the time its event is read is prepared as nothing at all.
-    assert await prepare_rules(_ready(tenant, "gone"), index=index, embedder=embedder) == 0
+    assert await prepare_rules(ready(tenant, "gone"), index=index, embedder=embedder) == 0
 
 
 async def test_rules_partly_written_or_of_an_older_extraction_are_found_again(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
     regulation = await _regulation(index, embedder, tenant)
-    await prepare_rules(_ready(tenant), index=index, embedder=embedder)
+    await prepare_rules(ready(tenant), index=index, embedder=embedder)
     whole = await index.rules.document_rules(tenant_id=tenant, user_id=USER, document_id="reg24")
     assert is_current(whole)
     # A write cut short: fewer rules than the extraction found.

@@ -2,10 +2,8 @@
 a unit a question had to embed is kept for the next one. Real MiniLM, local Qdrant."""
 
 import uuid
-from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from actions.inquire.compared_units import comparable_units, compared_text
@@ -17,32 +15,11 @@ from policypal.contracts import DocumentReady
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPlace
 from tests.actions.inquire.retention_corpus import PAGE_2_B, USER, index_chunks
+from tests.support.counting_embedder import CountingEmbedder
 
 pytestmark = pytest.mark.integration
 
 QUESTION = "How long must customer records be kept?"
-
-
-class CountingEmbedder:
-    """The real embedder, counting the texts it is given; ``before`` runs ahead of each call."""
-
-    def __init__(self, embedder: MiniLMEmbedder, before: Callable[[], None] = lambda: None) -> None:
-        self._embedder = embedder
-        self._before = before
-        self.texts: list[str] = []
-
-    @property
-    def model_id(self) -> str:
-        return self._embedder.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._embedder.dimension
-
-    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        self._before()
-        self.texts += texts
-        return self._embedder.embed(texts)
 
 
 def ready(tenant: str, document_id: str = "ret") -> DocumentReady:

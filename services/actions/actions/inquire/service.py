@@ -11,12 +11,10 @@ from actions.inquire.answer_cache import AnswerCache
 from actions.inquire.customer_answer import CustomerHandover
 from actions.inquire.handler import FAILURE_SENTENCE, inquire
 from actions.inquire.unit_preparation import prepare_unit_vectors
+from actions.ready_documents import prepare_each_ready_document
 from actions.web_search import WebSearch, web_search_from_settings
-from policypal.bus import CurrentBroker, DeliveredMessage, durable_pull_subscriber, jstream, process_delivery
 from policypal.config import Settings
-from policypal.contracts import DocumentReady
-from policypal.contracts.streams import DLQ, EVENTS
-from policypal.contracts.subjects import DOCUMENT_READY, action_requested, dead_letter
+from policypal.contracts.subjects import action_requested
 from policypal.embeddings import Embedder, idle_embedder
 from policypal.llm import LLM
 from policypal.vectorstore import ChunkIndex
@@ -52,20 +50,7 @@ def build_router(
     )
     router = action_router(settings, "inquire", compose, redis=redis, failure_sentence=FAILURE_SENTENCE)
     if settings.prepare_unit_vectors:
-        _prepare_units_of_ready_documents(router, settings, index=index, embedder=idle_embedder(embedder))
+        # Each ready document's unit vectors, prepared once on the model's idle lane.
+        prepare = partial(prepare_unit_vectors, index=index, embedder=idle_embedder(embedder))
+        prepare_each_ready_document(router, settings, durable=UNITS_DURABLE, prepare=prepare)
     return router
-
-
-def _prepare_units_of_ready_documents(
-    router: NatsRouter, settings: Settings, *, index: ChunkIndex, embedder: Embedder
-) -> None:
-    """Subscribe the worker's replicas (one shared durable) to ``document.ready``: each ready document's
-    unit vectors are prepared once, on the model's idle lane (``unit_preparation``)."""
-    router.publisher(dead_letter(DOCUMENT_READY), stream=jstream(DLQ), title=f"{UNITS_DURABLE}:dlq")
-
-    @durable_pull_subscriber(router, DOCUMENT_READY, stream=EVENTS, durable=UNITS_DURABLE, settings=settings)
-    async def on_document_ready(msg: DeliveredMessage, broker: CurrentBroker) -> None:
-        async def prepare(event: DocumentReady) -> None:
-            await prepare_unit_vectors(event, index=index, embedder=embedder)
-
-        await process_delivery(msg, DocumentReady, prepare, broker=broker, max_deliver=settings.max_deliver)

@@ -1,9 +1,12 @@
-"""Uploads as the gateway records them, for tests that drive the ingestor without a gateway."""
+"""Uploads as the gateway records them, for tests that drive the ingestor without a gateway, and the
+``document.ready`` event an ingestion ends with, for tests of the work done after it."""
+
+import uuid
 
 from nats.js import JetStreamContext
 
 from policypal.bus import document_store
-from policypal.contracts import DocumentUploaded
+from policypal.contracts import DocumentReady, DocumentUploaded
 from policypal.state import DocumentCatalog, DocumentRecord
 
 
@@ -26,6 +29,20 @@ def make_upload(
         version="2024-01",
         doc_type="policy",
         set_name="hr",
+    )
+
+
+def document_ready(tenant: str, user: str, document_id: str, *, pages: int, chunks: int) -> DocumentReady:
+    """The ``document.ready`` event of ``document_id`` of ``user`` of ``tenant``, on its own thread."""
+    return DocumentReady(
+        tenant_id=tenant,
+        user_id=user,
+        request_id=f"up-{uuid.uuid4().hex[:8]}",
+        thread_id=document_id,
+        document_id=document_id,
+        pages=pages,
+        chunks=chunks,
+        parser="pdfium",
     )
 
 

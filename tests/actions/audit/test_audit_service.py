@@ -19,7 +19,7 @@ from policypal.state import ConversationStore
 from policypal.vectorstore import ChunkIndex
 from tests.actions.action_service_suite import ActionServiceSuite, Ask, Refused, action_harness
 from tests.actions.audit.conftest import TENANT, Library
-from tests.actions.audit.test_target_rules import ready
+from tests.actions.audit.test_target_rules import index_regulation, ready
 from tests.actions.policy_library import (
     EMAIL,
     INCIDENT_RULE,
@@ -36,7 +36,6 @@ from tests.actions.worker_harness import (
     IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
-    index_pdf,
     local_index,
     request,
 )
@@ -264,15 +263,7 @@ async def test_a_ready_document_gets_its_rules_before_an_audit_needs_them(
     harness: WorkerHarness, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     async with local_index(tmp_path / "q", embedder) as index:
-        reg24 = await index_pdf(
-            index,
-            embedder,
-            tenant=TENANT,
-            document_id="reg24",
-            title="Records Regulation",
-            version="2024",
-            pages=REGULATION_2024,
-        )
+        reg24 = await index_regulation(index, embedder, TENANT)
         broker = await harness.start(index, embedder)
         event = ready(TENANT, chunks=len(reg24.chunks))
         await publish_event(broker, event)

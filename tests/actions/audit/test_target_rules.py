@@ -15,6 +15,7 @@ from policypal.vectorstore import ChunkIndex, RulePoint, StoredRule
 from tests.actions.policy_library import REGULATION_2024, RETENTION_2024
 from tests.actions.worker_harness import USER, IndexedDocument, index_pdf, local_index, request
 from tests.support.counting_embedder import CountingEmbedder
+from tests.support.document_uploads import document_ready
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +31,8 @@ async def index(tmp_path: Path, embedder: MiniLMEmbedder) -> AsyncIterator[Chunk
         yield chunk_index
 
 
-async def _regulation(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) -> IndexedDocument:
+async def index_regulation(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) -> IndexedDocument:
+    """The 2024 regulation indexed for ``tenant`` as ``reg24``, its chunks only (no rules yet)."""
     return await index_pdf(
         index,
         embedder,
@@ -44,16 +46,7 @@ async def _regulation(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) 
 
 def ready(tenant: str, document_id: str = "reg24", chunks: int = 1) -> DocumentReady:
     """The ``document.ready`` event of the 2024 regulation (or another document id) of ``tenant``."""
-    return DocumentReady(
-        tenant_id=tenant,
-        user_id=USER,
-        request_id=f"up-{uuid.uuid4().hex[:8]}",
-        thread_id=document_id,
-        document_id=document_id,
-        pages=len(REGULATION_2024),
-        chunks=chunks,
-        parser="pdfium",
-    )
+    return document_ready(tenant, USER, document_id, pages=len(REGULATION_2024), chunks=chunks)
 
 
 def _audit(tenant: str, target: IndexedDocument) -> ActionRequested:
@@ -63,7 +56,7 @@ def _audit(tenant: str, target: IndexedDocument) -> ActionRequested:
 async def test_a_ready_document_gets_its_rules_once_and_an_audit_reads_them(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
-    regulation = await _regulation(index, embedder, tenant)
+    regulation = await index_regulation(index, embedder, tenant)
     prepared = await prepare_rules(ready(tenant), index=index, embedder=embedder)
     stored = await index.rules.document_rules(tenant_id=tenant, user_id=USER, document_id="reg24")
     assert prepared == len(stored) >= 10
@@ -84,7 +77,7 @@ async def test_a_ready_document_gets_its_rules_once_and_an_audit_reads_them(
 async def test_an_audit_finds_rules_not_prepared_yet_and_keeps_them(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
-    regulation = await _regulation(index, embedder, tenant)
+    regulation = await index_regulation(index, embedder, tenant)
     counting = CountingEmbedder(embedder)
     found = await target_rules(
         _audit(tenant, regulation), regulation.resolved, index=index, embedder=counting
@@ -99,7 +92,7 @@ async def test_an_audit_finds_rules_not_prepared_yet_and_keeps_them(
 async def test_a_document_deleted_while_its_rules_are_found_keeps_none(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
-    await _regulation(index, embedder, tenant)
+    await index_regulation(index, embedder, tenant)
     original_replace = index.rules.replace_document_rules
 
     async def replace_after_deletion(
@@ -121,7 +114,7 @@ async def test_a_document_deleted_while_its_rules_are_found_keeps_none(
 async def test_rules_partly_written_or_of_an_older_extraction_are_found_again(
     index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
 ) -> None:
-    regulation = await _regulation(index, embedder, tenant)
+    regulation = await index_regulation(index, embedder, tenant)
     await prepare_rules(ready(tenant), index=index, embedder=embedder)
     whole = await index.rules.document_rules(tenant_id=tenant, user_id=USER, document_id="reg24")
     assert is_current(whole)

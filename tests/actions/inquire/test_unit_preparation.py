@@ -1,8 +1,6 @@
 """A ready document's unit vectors are prepared ahead, so a question over it embeds none of its units;
 a unit a question had to embed is kept for the next one. Real MiniLM, local Qdrant."""
 
-import uuid
-
 import numpy as np
 import pytest
 
@@ -16,6 +14,7 @@ from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkHit, ChunkIndex, ChunkPlace
 from tests.actions.inquire.retention_corpus import PAGE_2_B, USER, index_chunks
 from tests.support.counting_embedder import CountingEmbedder
+from tests.support.document_uploads import document_ready
 
 pytestmark = pytest.mark.integration
 
@@ -23,16 +22,8 @@ QUESTION = "How long must customer records be kept?"
 
 
 def ready(tenant: str, document_id: str = "ret") -> DocumentReady:
-    return DocumentReady(
-        tenant_id=tenant,
-        user_id=USER,
-        request_id=f"up-{uuid.uuid4().hex[:8]}",
-        thread_id=document_id,
-        document_id=document_id,
-        pages=2,
-        chunks=3,
-        parser="pdfium",
-    )
+    """The ``document.ready`` event of the retention corpus (or another document id) of ``tenant``."""
+    return document_ready(tenant, USER, document_id, pages=2, chunks=3)
 
 
 async def _found(index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str) -> list[ChunkHit]:

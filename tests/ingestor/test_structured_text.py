@@ -56,6 +56,46 @@ def test_plain_text_titles_are_not_every_short_sentence() -> None:
     assert [c.section for c in chunks] == ["Retention Period"]
 
 
+def test_numbered_headings_of_a_plain_text_open_sections_and_numbered_lists_do_not() -> None:
+    text = textwrap.dedent(
+        """\
+        TERMS AND CONDITIONS
+
+          0. Definitions.
+
+          "This Licence" refers to version 2 of the Northwind Data Licence.
+
+          A "record" is any document about a customer, kept in any form.
+
+          1. Retention.
+
+          Records must be kept for seven years after the account is closed.
+
+          The steps on closing an account are:
+
+          1. Export the records.
+          2. Seal the export.
+          3. Store it offline.
+
+          Each step is signed by the records officer.
+
+          4.2 Transfers to vendors
+
+          Personal data must not be transferred without consent.
+        """
+    ).encode()
+    blocks = partition_structured(text, "text")
+    section_of = {b.text: b.section for b in blocks}
+
+    assert (
+        section_of['"This Licence" refers to version 2 of the Northwind Data Licence.'] == "0. Definitions."
+    )
+    assert section_of["Records must be kept for seven years after the account is closed."] == "1. Retention."
+    # A numbered list is no run of headings: its items and what follows stay in the section.
+    assert section_of["Each step is signed by the records officer."] == "1. Retention."
+    assert section_of["Personal data must not be transferred without consent."] == "4.2 Transfers to vendors"
+
+
 def test_email_keeps_sender_and_subject() -> None:
     chunks = chunk_blocks(
         partition_structured(document_factory.expense_email(), "email"), size=1000, overlap=150

@@ -3,10 +3,17 @@
 Offline strategies only (see ``offline_nlp``). Every element becomes a ``Block``: running text under
 the latest title, or a whole table. Headers and footers are dropped (a DOCX repeats them on every
 page: indexing them would make every page match). Synchronous and CPU-bound: run it in a thread.
+
+``unstructured`` reads a numbered heading of a plain text ("  1. Source Code.", "4.2 Retention") as a
+list item, so a licence or a regulation kept as text had one section for most of its length. A
+short numbered item that stands alone between paragraphs titles its section; one among other items
+is an item of a list. It also calls a short paragraph a title: one that is a whole sentence (a full
+stop after several words) stays text under the section it is in.
 """
 
 import io
 import logging
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,6 +26,10 @@ from policypal.filetypes import FileKind, UndecodableText, decode_text
 logger = logging.getLogger(__name__)
 
 _SKIPPED = frozenset({"Header", "Footer", "PageBreak", "PageNumber", "Image"})
+#: "1. Source Code.", "4.2 Retention", "§ 3 Scope", "Article 5. Definitions": a number, then a title.
+_NUMBERED = re.compile(r"^(?:§\s*|(?:section|article|part|chapter)\s+)?\d+(?:\.\d+)*\.?\s+\S", re.IGNORECASE)
+#: A heading is a title, not a sentence: a few words.
+MAX_HEADING_WORDS = 10
 
 
 @dataclass(frozen=True)
@@ -106,13 +117,12 @@ def _email_preface(elements: list[object]) -> Block | None:
 def _blocks(elements: list[object], *, preface: Block | None) -> list[Block]:
     blocks: list[Block] = [preface] if preface else []
     section = preface.section if preface else None
-    for element in elements:
+    kept = [e for e in elements if type(e).__name__ not in _SKIPPED]
+    for position, element in enumerate(kept):
         category = type(element).__name__
         text = str(getattr(element, "text", "") or "").strip()
         metadata = getattr(element, "metadata", None)
         page = getattr(metadata, "page_number", None)
-        if category in _SKIPPED:
-            continue
         if category == "Table":
             markup = getattr(metadata, "text_as_html", None)
             table = table_from_html(markup) if markup else None
@@ -121,7 +131,23 @@ def _blocks(elements: list[object], *, preface: Block | None) -> list[Block]:
                 continue
         if not text:
             continue
-        if category == "Title":
+        if (category == "Title" and not _sentence(text)) or _numbered_heading(kept, position, text):
             section = text
         blocks.append(Block("text", text, section, page))
     return blocks
+
+
+def _sentence(text: str) -> bool:
+    """A "title" that is a whole sentence ("“This License” refers to version 3 of the GNU General
+    Public License.") opens no section: ``unstructured`` calls a short paragraph a title."""
+    return text.endswith(".") and len(text.split()) > MAX_HEADING_WORDS - 2
+
+
+def _numbered_heading(elements: list[object], position: int, text: str) -> bool:
+    """Whether the list item at ``position`` is a numbered heading: short, and no other item next to it."""
+    if type(elements[position]).__name__ != "ListItem":
+        return False
+    if not _NUMBERED.match(text) or len(text.split()) > MAX_HEADING_WORDS:
+        return False
+    neighbours = elements[max(position - 1, 0) : position] + elements[position + 1 : position + 2]
+    return all(type(e).__name__ != "ListItem" for e in neighbours)

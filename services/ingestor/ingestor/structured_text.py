@@ -30,6 +30,8 @@ _SKIPPED = frozenset({"Header", "Footer", "PageBreak", "PageNumber", "Image"})
 _NUMBERED = re.compile(r"^(?:§\s*|(?:section|article|part|chapter)\s+)?\d+(?:\.\d+)*\.?\s+\S", re.IGNORECASE)
 #: A heading is a title, not a sentence: a few words.
 MAX_HEADING_WORDS = 10
+#: A "title" of more words than this that ends in a full stop is a sentence.
+MAX_TITLE_SENTENCE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,7 @@ def _blocks(elements: list[object], *, preface: Block | None) -> list[Block]:
 def _sentence(text: str) -> bool:
     """A "title" that is a whole sentence ("“This License” refers to version 3 of the GNU General
     Public License.") opens no section: ``unstructured`` calls a short paragraph a title."""
-    return text.endswith(".") and len(text.split()) > MAX_HEADING_WORDS - 2
+    return text.endswith(".") and len(text.split()) > MAX_TITLE_SENTENCE_WORDS
 
 
 def _numbered_heading(elements: list[object], position: int, text: str) -> bool:

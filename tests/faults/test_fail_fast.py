@@ -1,5 +1,5 @@
 """Every service started with an unreachable or invalid NATS, Redis or Qdrant URL says why and exits
-non-zero within 10 s; SIGTERM while it is still connecting stops it at once (real processes)."""
+non-zero within 12 s; SIGTERM while it is still connecting stops it at once (real processes)."""
 
 import os
 import signal
@@ -26,7 +26,9 @@ SERVICES = (
 )
 #: Services that open Qdrant (the others never touch it).
 QDRANT_SERVICES = (["ingestor"], ["actions.compare"], ["policypal.cli.colocated", "ingestor"])
-VERDICT_SECONDS = 10.0
+#: The 7 s start-up deadline counts from the process's start; on a slow 2-core machine a worker's
+#: imports and model take up to 8 s of it, and each dependency still gets one last 1 s attempt.
+VERDICT_SECONDS = 12.0
 
 
 def _env(tmp_path: Path, nats: ManagedProcess, valkey: ManagedProcess, **overrides: str) -> dict[str, str]:
@@ -77,6 +79,17 @@ def test_unreachable_nats(
     _assert_verdict(
         argv, env, f"could not reach NATS at {url} within 7 s (last error: ConnectionRefusedError"
     )
+
+
+def test_the_start_up_deadline_is_a_setting(
+    tmp_path: Path, nats_server: ManagedProcess, valkey_server: ManagedProcess
+) -> None:
+    url = f"nats://127.0.0.1:{free_port()}"
+    env = _env(tmp_path, nats_server, valkey_server, NATS_URL=url, POLICYPAL_STARTUP_SECONDS="15")
+    code, output, seconds = _run(["resolver"], env)
+    assert code == 1, output[-3000:]
+    assert f"could not reach NATS at {url} within 15 s" in output, output[-3000:]
+    assert seconds >= 14.0
 
 
 @pytest.mark.parametrize("argv", SERVICES[:5], ids=lambda argv: argv[0])
@@ -166,7 +179,14 @@ def test_signal_while_connecting_stops_at_once(
     nats_server: ManagedProcess,
     valkey_server: ManagedProcess,
 ) -> None:
-    env = _env(tmp_path, nats_server, valkey_server, NATS_URL=f"nats://127.0.0.1:{free_port()}")
+    # A deadline far off, so the signal surely comes while the service is still connecting.
+    env = _env(
+        tmp_path,
+        nats_server,
+        valkey_server,
+        NATS_URL=f"nats://127.0.0.1:{free_port()}",
+        POLICYPAL_STARTUP_SECONDS="60",
+    )
     proc = ManagedProcess.start(
         argv[0], [sys.executable, "-m", *argv], env=env, log_path=tmp_path / "service.log"
     )

@@ -26,8 +26,9 @@ from policypal.bus.broker import DEFAULT_NATS_URL, credentials, nats_servers
 from policypal.config import Settings
 from policypal.telemetry import configure_json_logging
 
-#: Time a service has, counted from the start of its process (imports take 2-4 s on a busy machine),
-#: to reach everything it needs: the verdict comes within the 10 s an operator waits for one.
+#: Time a service has by default (``Settings.startup_seconds``), counted from the start of its
+#: process (imports take 2-4 s on a busy machine, up to 8 s on a slow one), to reach everything it
+#: needs: the verdict comes within the 10 s an operator waits for one.
 STARTUP_SECONDS = 7.0
 #: Each dependency gets at least one attempt this long, even when local work (loading the embedding
 #: model) used up the deadline.
@@ -40,6 +41,7 @@ QDRANT_SCHEMES = frozenset({"http", "https"})
 
 T = TypeVar("T")
 _deadline: ContextVar[float | None] = ContextVar("policypal_startup_deadline", default=None)
+_allowed: ContextVar[float] = ContextVar("policypal_startup_seconds", default=STARTUP_SECONDS)
 _log = logging.getLogger(__name__)
 
 
@@ -100,10 +102,10 @@ def process_age() -> float:
 
 
 def seconds_left() -> float:
-    """Time left before this process's start-up deadline (``STARTUP_SECONDS`` after it began)."""
+    """Time left before this process's start-up deadline (``startup_seconds`` after it began)."""
     deadline = _deadline.get()
     if deadline is None:
-        deadline = time.monotonic() - process_age() + STARTUP_SECONDS
+        deadline = time.monotonic() - process_age() + _allowed.get()
         _deadline.set(deadline)
     return max(deadline - time.monotonic(), 0.0)
 
@@ -142,7 +144,7 @@ async def reach(
         await asyncio.sleep(min(RETRY_PAUSE_SECONDS, seconds_left()))
         left = min(seconds_left(), left - (time.monotonic() - started))
     reason = f" (last error: {_described(last_error)})" if last_error is not None else ""
-    raise StartupError(f"could not reach {what} at {shown_url(url)} within {STARTUP_SECONDS:g} s{reason}.")
+    raise StartupError(f"could not reach {what} at {shown_url(url)} within {_allowed.get():g} s{reason}.")
 
 
 async def reach_or_open(
@@ -208,6 +210,8 @@ def run_service(service_name: str, settings: Settings, main: Callable[[], Awaita
     before ``main`` hands the signals to FastStream or uvicorn cancels it and exits with code 0.
     """
     configure_json_logging(service_name, settings.log_level)
+    # Set before the loop starts, so every task of ``main`` reads it (asyncio.run copies the context).
+    _allowed.set(settings.startup_seconds)
     stopped: list[signal.Signals] = []
     try:
         asyncio.run(_stoppable(settings, main, stopped))

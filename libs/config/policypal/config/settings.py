@@ -208,6 +208,12 @@ class Settings(BaseSettings):
         default=1.0, gt=0, description="How often expired requests are looked for."
     )
     ack_wait_seconds: float = Field(default=60.0, gt=0)
+    startup_seconds: float = Field(
+        default=7.0,
+        gt=0,
+        description="How long a service tries to reach NATS, Redis and Qdrant, counted from the start of "
+        "its process (imports and the embedding model included), before it exits saying why.",
+    )
     liveness_file: Path | None = Field(
         default=None,
         description="A worker touches this file every few seconds while it serves (a liveness probe "

@@ -2,7 +2,7 @@
 
 A process whose NATS, Redis or Qdrant URL is wrong (a typo, a host that does not answer) must not
 hang silently: it logs one sentence naming the URL (without its password) and exits with code 1
-within ``STARTUP_SECONDS``, so the launcher or Kubernetes shows the reason and restarts it with
+within ``Settings.startup_seconds`` (7 s by default), so the launcher or Kubernetes shows the reason and restarts it with
 back-off. SIGTERM and SIGINT stop it at once while it is still connecting (exit code 0); once it
 serves, FastStream or uvicorn take the signals over and drain
 (docs/adr/0016-fail-fast-start-and-supervised-embedded-stack.md).

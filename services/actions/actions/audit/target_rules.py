@@ -22,12 +22,7 @@ async def target_rules(
     event: ActionRequested, target: ResolvedDocument, *, index: ChunkIndex, embedder: Embedder
 ) -> list[StoredRule]:
     """The rule units of ``target`` (this tenant's and user's), found and stored now when missing."""
-    stored = await index.rules.document_rules(
-        tenant_id=event.tenant_id, user_id=event.user_id, document_id=target.document_id
-    )
-    if is_current(stored):
-        return stored
-    return await find_rules(
+    return await document_rules(
         index, embedder, tenant_id=event.tenant_id, user_id=event.user_id, document_id=target.document_id
     )
 
@@ -38,18 +33,23 @@ async def prepare_rules(event: DocumentReady, *, index: ChunkIndex, embedder: Em
     A document deleted meanwhile keeps none: its rules are removed again once written, so no rule
     outlives its chunks.
     """
-    stored = await index.rules.document_rules(
-        tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.document_id
-    )
-    if is_current(stored):
-        return len(stored)
-    found = await find_rules(
+    rules = await document_rules(
         index, embedder, tenant_id=event.tenant_id, user_id=event.user_id, document_id=event.document_id
     )
-    if found and not await index.count(tenant_id=event.tenant_id, document_id=event.document_id):
+    if rules and not await index.count(tenant_id=event.tenant_id, document_id=event.document_id):
         await index.rules.delete_document(tenant_id=event.tenant_id, document_id=event.document_id)
         return 0
-    return len(found)
+    return len(rules)
+
+
+async def document_rules(
+    index: ChunkIndex, embedder: Embedder, *, tenant_id: str, user_id: str, document_id: str
+) -> list[StoredRule]:
+    """A document's rule units as kept when whole and current (``is_current``), else found now."""
+    stored = await index.rules.document_rules(tenant_id=tenant_id, user_id=user_id, document_id=document_id)
+    if is_current(stored):
+        return stored
+    return await find_rules(index, embedder, tenant_id=tenant_id, user_id=user_id, document_id=document_id)
 
 
 def is_current(stored: list[StoredRule]) -> bool:

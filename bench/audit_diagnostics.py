@@ -4,11 +4,13 @@
 
 For each planted violation of the dev sources of ``bench.audit_quality``: is its clause extracted,
 is the gold rule among the clause's candidate rules (and the most related one; and among those a
-language model would be shown, the ceiling of the model path), does the offline judgement call that
-pair a conflict, and is a finding reported on the gold page. Also counted:
-compliant clauses flagged, and findings on filler by reading. ``--index DIR`` keeps the ingested
-corpus between runs (re-ingesting the targets takes minutes); ``--show`` prints each violation with
-its candidates. ``--split held-out`` prints the counts only: its sources are never shown.
+language model would be shown, the ceiling of the model path), what the offline judgement says of
+that pair (no verdict, or consistent or a conflict by which reading), and is a finding reported on
+the gold page. Also counted: compliant clauses flagged, and findings on filler by reading.
+``--index DIR`` keeps the ingested corpus between runs (re-ingesting the targets takes minutes);
+``--show`` prints each violation with its candidates, and each compliant clause flagged with the
+rule and reading that flagged it. ``--split held-out`` prints the counts only: its sources are never
+shown.
 """
 
 import argparse
@@ -144,6 +146,13 @@ def _count(
         if gold.label != "violation":
             counts["compliant"] += 1
             counts["compliant_flagged"] += bool(flagged)
+            if show and flagged:
+                print(f"\n[{gold.id} compliant, flagged] {gold.text[:150]}")
+                for breach in flagged:
+                    print(
+                        f"  {breach.candidate.standing:+.1f} p{breach.rule.page} {breach.verdict.reading:16}"
+                        f" [{breach.rule.modal_words}] {breach.rule.text[:300]}\n    {breach.verdict.rationale[:160]}"
+                    )
             continue
         counts["violations"] += 1
         if not positions:
@@ -157,6 +166,9 @@ def _count(
         counts["gold_shown_to_model"] += any(on_gold(c.rule, rule) for c in shown_to_model(candidates))
         verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
+        if hits:
+            said = f"{'conflict' if verdict.conflict else 'ok'}:{verdict.reading}" if verdict else "no verdict"
+            counts[f"gold verdict: {said}"] += 1
         counts["found_on_gold_page"] += any(
             b.target.document_id == rule.target and on_gold(b.rule, rule) for b in flagged
         )

@@ -247,3 +247,33 @@ def test_a_wrapped_line_starting_with_a_number_is_no_heading() -> None:
     assert len(result.statements) == 1
     assert result.statements[0].section == "Article 17"
     assert result.section == "Article 17"
+
+
+def test_a_sentence_opening_with_a_lower_case_command_ends_the_one_before() -> None:
+    text = (
+        "The install-strip target has to strip the executables but not the scripts. install-strip "
+        "should not strip the executables in the build directory. postrm scripts are required to "
+        "skip actions quietly."
+    )
+
+    assert [s.plain for s in segmented(text).statements] == [
+        "The install-strip target has to strip the executables but not the scripts.",
+        "install-strip should not strip the executables in the build directory.",
+        "postrm scripts are required to skip actions quietly.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A file name a PDF broke at its dot, after a path or a dotted name.
+        "The changes are listed in /usr/share/doc/package/changelog. gz and the maintainer keeps it current.",
+        "Packages should be installed in a standard location and modify ld.so. conf only when they must.",
+        # An abbreviation before a lower-case word.
+        "Use the tags listed below, etc. where they are needed by the package maintainer.",
+        # A lower-case word that does not go on into a sentence.
+        "The program accepts it, for example. nostrip This tag means the debug symbols stay.",
+    ],
+)
+def test_a_lower_case_word_after_a_full_stop_does_not_always_open_a_sentence(text: str) -> None:
+    assert [s.plain for s in segmented(text).statements] == [text]

@@ -43,6 +43,12 @@ _ABBREVIATION = re.compile(
 )
 _NUMBERING = re.compile(r"(?<![/.\w-])(?:art|no|nr|sec|ch|pp|vol|fig|para)\.$", re.IGNORECASE)
 _FOOTNOTE_AT_END = re.compile(r"(?<=[.!?\"”’')\]])\d{1,2}$")
+# Manuals open sentences with a command or file in lower case ("… but not the scripts. install-strip
+# should not strip …"). Such a start ends the sentence before it only when the word before the full
+# stop is plain (not a path, URL or file name a PDF broke at its dot: "changelog. gz", "ld.so. conf")
+# and the lower-case word, three characters or more, goes on into a lower-case sentence.
+_LOWER_START = re.compile(r"\.(?P<note>)(?=\s+[a-z][\w+/.-]{2,}(?<![.,;:])\s+[a-z])")
+_PLAIN_WORD_BEFORE = re.compile(r"(?:^|\s)[^\W\d_][\w’'-]+$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -202,7 +208,7 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Sentence spans of ``text[start:end]``; a footnote number after a full stop is left outside."""
     spans: list[tuple[int, int]] = []
     begin = start
-    for match in _SENTENCE_END.finditer(text, start, end):
+    for match in _sentence_ends(text, start, end):
         stop = match.end() - (len(match.group("note")) if match.group("note") else 0)
         before = text[max(begin, stop - 8) : stop]
         numbered = _NUMBERING.search(before) and text[match.end() : match.end() + 2].strip()[:1].isdigit()
@@ -223,6 +229,16 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if e > b:
             trimmed.append((b, _without_note(text, b, e)))
     return trimmed
+
+
+def _sentence_ends(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """Where sentences of ``text[start:end]`` may end, in order: before a capital, digit, bracket or
+    quote, and before a lower-case command or file name that opens a sentence (``_LOWER_START``)."""
+    ends = list(_SENTENCE_END.finditer(text, start, end))
+    for match in _LOWER_START.finditer(text, start, end):
+        if _PLAIN_WORD_BEFORE.search(text[max(start, match.start() - 40) : match.start()]):
+            ends.append(match)
+    return sorted(ends, key=lambda m: m.start())
 
 
 def _without_note(text: str, begin: int, end: int) -> int:

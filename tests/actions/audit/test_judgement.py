@@ -378,6 +378,30 @@ def test_a_prohibition_is_broken_by_its_verb_done_to_what_it_names_only() -> Non
     assert other.conflict is False
 
 
+def test_an_act_forbidden_by_a_means_is_done_only_by_that_means() -> None:
+    rule = (
+        "It is not recommended to strip binaries by passing the -s flag to install, because it loses sections.",
+        "recommendation_against",
+        "not recommended",
+    )
+
+    by_means = verdict_of("Our install rule strips the binaries by passing the -s flag to install.", *rule)
+    assert (by_means.conflict, by_means.reading) == (True, "polarity")
+    otherwise = verdict_of(
+        "make install-strip gives stripped binaries to anyone who installs with it.", *rule
+    )
+    assert otherwise.conflict is False
+
+
+def test_an_act_forbidden_to_an_agent_is_done_only_by_that_agent() -> None:
+    rule = ("Configuration files must not be modified by maintainer scripts.", "prohibition", "must not")
+
+    assert (
+        verdict_of("The postinst script modifies the configuration files with sed.", *rule).conflict is True
+    )
+    assert verdict_of("Administrators modify the configuration files as they like.", *rule).conflict is False
+
+
 def test_the_purpose_of_a_rule_is_not_what_it_forbids() -> None:
     rule = (
         "In order to ensure that local changes are preserved correctly, packages must not contain or make "

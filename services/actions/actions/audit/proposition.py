@@ -32,6 +32,11 @@ MIN_SHARED_WEIGHT: Final = 0.3
 HEAD_TERMS: Final = 2
 _PASSIVE: Final = re.compile(r"\W*(?:\w+ly\s+)?be\b", re.IGNORECASE)
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
+# The means or agent of a forbidden act ("strip binaries by passing the -s flag to install", "be
+# modified by maintainer scripts"): the act done otherwise, or by someone else, is not forbidden.
+_MEANS: Final = re.compile(
+    r"\bby\s+(?!(?:default|hand|itself|themselves|now|then)\b)([^,;.]+)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,9 @@ class Proposition:
     #: compute, argv; "not to include the program name" → program, name, "include" being generic).
     #: A clause breaks such a rule only by doing that act, not by sharing a word further on.
     ruled_out_heads: frozenset[str] = frozenset()
+    #: The head of what a prohibition's "by …" names (its act's means or agent: "passing | flag" in "by
+    #: passing the -s flag to install"): a clause does the act only when it names one of these too.
+    means: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -63,12 +71,14 @@ class Proposition:
         heads = {
             term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
         }
+        means = _MEANS.search(without_purpose(act)) if negative else None
         return cls(
             about,
             frozenset(opening) | subject,
             ruled_out,
             tuple(act_verbs(after)),
             frozenset(heads) & ruled_out,
+            frozenset(key_terms_in_order(means.group(1))[:HEAD_TERMS]) if means else frozenset(),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
@@ -91,6 +101,8 @@ class Proposition:
             return ""
         stems = frozenset().union(*named)
         if self.head - stems and not (self.head - stems) & affirmed:
+            return None
+        if self.means and not self.means & affirmed:
             return None
         if stems & affirmed:
             return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))

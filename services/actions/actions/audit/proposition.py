@@ -6,7 +6,8 @@ with a purpose ("so that they don't grow indefinitely") and, in a prohibition, a
 terms it rules out left aside. A clause can break or keep the rule only when it speaks of that
 proposition (shares enough of its terms, weighted by their rarity among the target's rules); to
 deny an obligation it must deny the act's head (its first terms, and in the passive its subject);
-to break a prohibition it must do the act, by the rule's own verb or a word the lexicon reads as it.
+to break a prohibition it must do the act, by the rule's own verb or a word the lexicon reads as it,
+to what the act names and by the means or agent it names ("by maintainer scripts").
 """
 
 import re
@@ -94,15 +95,16 @@ class Proposition:
         """The clause's word for the act's verb ("starts" for "begin"), "" when a verb is a generic one
         ("use", "include", "make") and the object decides, None when the clause does not do the act:
         the verb done to something else than the head names ("strip the executables in the build
-        directory" is not done by making stripped copies) is not the act."""
+        directory" is not done by making stripped copies) is not the act, nor is the act done otherwise
+        than by the means or agent the rule names."""
+        if self.means and not self.means & affirmed:
+            return None
         named = [key_terms(verb) for verb in self.verbs]
         # "must not contain or make hard links": with a generic verb among them, the object decides.
         if not named or not all(named):
             return ""
         stems = frozenset().union(*named)
         if self.head - stems and not (self.head - stems) & affirmed:
-            return None
-        if self.means and not self.means & affirmed:
             return None
         if stems & affirmed:
             return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))

@@ -46,7 +46,8 @@ _FOOTNOTE_AT_END = re.compile(r"(?<=[.!?\"”’')\]])\d{1,2}$")
 # Manuals open sentences with a command or file in lower case ("… but not the scripts. install-strip
 # should not strip …"). Such a start ends the sentence before it only when the word before the full
 # stop is plain (not a path, URL or file name a PDF broke at its dot: "changelog. gz", "ld.so. conf")
-# and the lower-case word, three characters or more, goes on into a lower-case sentence.
+# and the lower-case word, three characters or more, goes on into a lower-case sentence. Its empty
+# ``note`` group lets ``_sentences`` read both kinds of end alike.
 _LOWER_START = re.compile(r"\.(?P<note>)(?=\s+[a-z][\w+/.-]{2,}(?<![.,;:])\s+[a-z])")
 _PLAIN_WORD_BEFORE = re.compile(r"(?:^|\s)[^\W\d_][\w’'-]+$")
 _WORD = re.compile(r"[^\W\d_]{2,}")

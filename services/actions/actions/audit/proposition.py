@@ -104,7 +104,8 @@ class Proposition:
         if not named or not all(named):
             return ""
         stems = frozenset().union(*named)
-        if self.head - stems and not (self.head - stems) & affirmed:
+        objects = self.head - stems
+        if objects and not objects & affirmed:
             return None
         if stems & affirmed:
             return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))

@@ -3,8 +3,9 @@
     .venv/bin/python -m bench.audit_diagnostics [--index DIR] [--show] [--split dev|held-out]
 
 For each planted violation of the dev sources of ``bench.audit_quality``: is its clause extracted,
-is the gold rule among the clause's candidate rules (and the most related one; and among those a
-language model would be shown, the ceiling of the model path), what the offline judgement says of
+is the gold rule among the clause's candidate rules (among those the offline judgement reads, the
+most related one; and among those a language model would be shown, the ceiling of the model path),
+what the offline judgement says of
 that pair (no verdict, or consistent or a conflict by which reading), and is a finding reported on
 the gold page. Also counted: compliant clauses flagged, and findings on filler by reading.
 ``--index DIR`` keeps the ingested corpus between runs (re-ingesting the targets takes minutes);
@@ -26,7 +27,7 @@ from actions.audit.clauses import Clause, policy_clauses, text_clauses
 from actions.audit.drafted_audit import shown_to_model
 from actions.audit.judgement import Verdict
 from actions.audit.lexicon import Lexicon, act_lexicon
-from actions.audit.matching import Candidate, Matched, TargetRules, governing_rules
+from actions.audit.matching import JUDGED, Candidate, Matched, TargetRules, governing_rules
 from actions.audit.target_rules import target_rules
 from actions.sentences import embed_texts
 from bench.audit_corpus.corpus import Rule as GoldRule
@@ -161,12 +162,14 @@ def _count(
         rule = gold.rules[0]
         candidates = checked[rule.target][0][positions[0]]
         hits = [k for k, c in enumerate(candidates) if on_gold(c.rule, rule)]
+        judged = [k for k in hits if k < JUDGED]
         counts["gold_in_candidates"] += bool(hits)
+        counts["gold_judged_offline"] += bool(judged)
         counts["gold_most_related"] += bool(hits) and hits[0] == 0
         counts["gold_shown_to_model"] += any(on_gold(c.rule, rule) for c in shown_to_model(candidates))
-        verdict = verdict_of(rule.target, clauses[positions[0]], candidates[hits[0]]) if hits else None
+        verdict = verdict_of(rule.target, clauses[positions[0]], candidates[judged[0]]) if judged else None
         counts["gold_judged_conflict"] += bool(verdict and verdict.conflict)
-        if hits:
+        if judged:
             said = (
                 f"{'conflict' if verdict.conflict else 'ok'}:{verdict.reading}" if verdict else "no verdict"
             )

@@ -9,7 +9,7 @@ import pytest
 from redis.asyncio import Redis
 
 from actions.audit.service import RULES_DURABLE
-from actions.drafting import llm_fallback_notice
+from actions.drafting import document_name, llm_fallback_notice
 from policypal.bus import publish_event
 from policypal.contracts import AuditOptions
 from policypal.contracts.audit import SEVERITY_ORDER, AuditResult
@@ -274,6 +274,17 @@ async def test_a_ready_document_gets_its_rules_before_an_audit_needs_them(
         assert {s.rule.document_rules for s in stored} == {len(stored)}
 
 
+def _rules_by_document(prompt: str) -> list[tuple[str, str]]:
+    """The rules a judgement prompt listed, each under the heading of its document."""
+    document, listed = "", []
+    for line in prompt.split("## Clause ")[0].splitlines():
+        if line.startswith("### "):
+            document = line.removeprefix("### ")
+        elif line.startswith("- R"):
+            listed.append((document, line.split(" ", 2)[2]))
+    return listed
+
+
 def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:
     """The clauses a judgement prompt showed the model, with their candidate rules by id."""
     listed = dict(re.findall(r"^- (R\d+) \[[^\]]*\] (.*)$", prompt, re.MULTILINE))
@@ -332,8 +343,12 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     shown = _clause_and_rules(first.messages[-1]["content"])
     # A rule several clauses may breach is listed once, and each of them names it by its id; rules of
     # the two versions of the regulation are told apart by their version.
-    listed = re.findall(r"^- R\d+ (\[[^\]]*\] .*)$", first.messages[-1]["content"], re.MULTILINE)
+    listed = _rules_by_document(first.messages[-1]["content"])
     assert len(listed) == len(set(listed))
+    assert {document for document, _ in listed} == {
+        document_name(reg24.resolved),
+        document_name(reg25.resolved),
+    }
     assert sum(len(rules) for _, rules in shown.values()) > len(listed)
     # Only clauses with a governing rule cost tokens: the greeting and the kitchen are not sent.
     assert all("kitchen" not in text and "Hello" not in text for text, _ in shown.values())

@@ -25,7 +25,10 @@ def test_the_model_sees_rules_below_the_offline_bar_but_above_chance() -> None:
 
 
 def test_the_model_sees_binding_rules_only_and_a_few_per_target() -> None:
-    found = [candidate(0, 3.0, "permission"), *(candidate(i, 3.0 - i / 10) for i in range(1, 6))]
+    found = [
+        candidate(0, 3.0, "permission"),
+        *(candidate(i, 3.0 - i / 10) for i in range(1, RULES_PER_TARGET + 2)),
+    ]
 
     shown = shown_to_model(found)
     assert len(shown) == RULES_PER_TARGET

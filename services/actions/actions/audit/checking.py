@@ -17,7 +17,7 @@ from typing import Final
 from actions.audit.clauses import Clause
 from actions.audit.judgement import Reading, Verdict, judge, severity_of
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import Candidate
+from actions.audit.matching import JUDGED, Candidate
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding
@@ -94,7 +94,7 @@ def check_target(
     for clause, found in zip(clauses, candidates, strict=True):
         judged = [
             (c, v)
-            for rank, c in enumerate(found)
+            for rank, c in enumerate(found[:JUDGED])
             if c.standing >= lowest
             and (v := governing_verdict(clause, c, weights, lexicon))
             and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more"))

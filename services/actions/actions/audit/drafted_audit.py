@@ -28,24 +28,23 @@ from policypal.rules import is_binding
 #: Clauses per model call: enough to amortise the instructions, few enough to judge each with care.
 BATCH: Final = 12
 #: Candidate rules shown per clause and target.
-RULES_PER_TARGET: Final = 5
+RULES_PER_TARGET: Final = 10
 #: The standing a rule needs to be shown to the model. A model judges for itself whether a rule is
-#: about the clause, so what bounds its recall is whether the governing rule is shown at all: with
-#: 3 rules per target above standing 0 the governing rule reached it for 27 of the bench's 52 planted
-#: violations (bench.audit_diagnostics), with 5 above -1.5 for 41 (every one the matching finds
-#: among a clause's candidates). Rules are listed once per batch (``_batched``); the ~10-page policy
-#: against 3 regulations sends 140k prompt tokens (bench.audit_llm_cost) where the earlier prompt,
-#: 3 rules above 0 listed per clause, sent 41k for 27 of 52.
-SHOWN_TO_MODEL: Final = RELATED - 2.3
+#: about the clause, so what bounds its recall is whether the governing rule is shown at all
+#: (bench.audit_diagnostics, the bench's 52 planted violations): 3 rules per target above standing 0
+#: showed it for 27, 5 above -1.5 for 41, 10 above -2.0 (out of the 20 most related, permissions
+#: among them) for 46. Rules are listed once per batch under their document (``_batched``); the
+#: ~10-page policy against 3 regulations then sends 231k prompt tokens (bench.audit_llm_cost), 140k
+#: with 5 rules per target, 41k with 3 listed per clause.
+SHOWN_TO_MODEL: Final = RELATED - 2.8
 #: Model calls in flight at once.
 CONCURRENCY: Final = 4
 
 JUDGE_INSTRUCTIONS = (
     "You audit a company's text against regulations. The rules of the target documents that may govern "
-    "the clauses are listed first (ids R1, R2, …), each with its document, section, page and wording; each "
-    "numbered clause of the audited source then names the ids of the rules that may govern it. For every "
-    "clause decide whether it breaches one of its own listed rules: it "
-    "does what a rule forbids, or denies, omits or contradicts what a rule requires, or states a figure, "
+    "the clauses are listed first (ids R1, R2, …) under their document's name, each with its section, page "
+    "and wording; each numbered clause of the audited source then names the ids of the rules that may "
+    "govern it. For every clause decide whether it breaches one of its own listed rules: it does what a rule forbids, or denies, omits or contradicts what a rule requires, or states a figure, "
     "deadline or location the rule does not allow. A rule that is not about what the clause says does "
     "not govern it. Reply in JSON with one judgement per clause: clause (its number), verdict (breach, "
     "complies, or not_governed), rule (the id of the breached rule, or of the rule it complies with; "
@@ -148,19 +147,26 @@ def _prompt(event: ActionRequested, batch: Sequence[_Item], targets: Sequence[Re
     listed: dict[str, tuple[int, Candidate]] = {}
     for item in batch:
         listed.update(item.rules)
+    # Rules under their document's heading, named once: two versions of one regulation share a
+    # title, and their version tells them apart.
     lines = ["## Rules"]
-    for rule_id, (t, candidate) in sorted(listed.items(), key=lambda entry: int(entry[0][1:])):
-        rule = candidate.rule
-        where = ", ".join(
-            part
-            for part in (
-                f"§{rule.section}" if rule.section else "",
-                f"p. {rule.page}" if rule.page else "",
-            )
-            if part
+    for t, target in enumerate(targets):
+        rules = sorted(
+            ((rule_id, c.rule) for rule_id, (at, c) in listed.items() if at == t),
+            key=lambda entry: int(entry[0][1:]),
         )
-        # Two versions of one regulation share a title: the version tells their rules apart.
-        lines.append(f"- {rule_id} [{document_name(targets[t])}{', ' + where if where else ''}] {rule.text}")
+        if rules:
+            lines.append(f"### {document_name(target)}")
+        for rule_id, rule in rules:
+            where = ", ".join(
+                part
+                for part in (
+                    f"§{rule.section}" if rule.section else "",
+                    f"p. {rule.page}" if rule.page else "",
+                )
+                if part
+            )
+            lines.append(f"- {rule_id} [{where}] {rule.text}" if where else f"- {rule_id} {rule.text}")
     blocks = ["\n".join(lines)]
     blocks += [
         f"## Clause {item.number}\n{item.clause.text}\nRules: {', '.join(item.rules)}" for item in batch

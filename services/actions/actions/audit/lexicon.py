@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.audit.clauses import Clause
-from actions.audit.matching import Matched
+from actions.audit.matching import JUDGED, Matched
 from actions.audit.polarity import NEGATIVE_MODALITIES, act_verbs, rule_act
 from actions.sentences import embed_texts
 from policypal.embeddings import Embedder
@@ -61,7 +61,7 @@ async def act_lexicon(embedder: Embedder, clauses: Sequence[Clause], matched: Se
         verb
         for target in matched
         for found in target.candidates
-        for candidate in found
+        for candidate in found[:JUDGED]
         if candidate.rule.modality in NEGATIVE_MODALITIES
         for verb in act_verbs(rule_act(candidate.rule.text, candidate.rule.modal_words))
     }

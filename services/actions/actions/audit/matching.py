@@ -39,8 +39,12 @@ MIN_RULES_FOR_SPREAD: Final = 30
 #: For such small targets, the relatedness at standing 0, and the relatedness one unit of standing is worth.
 SMALL_TARGET_ORIGIN: Final = 0.344
 SMALL_TARGET_UNIT: Final = 0.02
-#: Rules considered per clause and target.
-CANDIDATES: Final = 6
+#: Rules considered per clause and target: what a language model may be shown (``drafted_audit``).
+CANDIDATES: Final = 20
+#: The offline judgement reads only the first of them: its readings rest on shared words, which
+#: lower-ranked rules share with a clause by chance more often than by subject (10 flagged one more
+#: compliant clause of the bench and found nothing more).
+JUDGED: Final = 6
 # Modal and generic words say how binding a sentence is, not what it is about.
 _GENERIC: Final = frozenset(
     terms(

@@ -118,6 +118,19 @@ def test_a_conflict_stands_when_the_agreeing_rule_is_within_the_margin() -> None
     assert breach.candidate == conflicting
 
 
+def test_a_figure_past_a_limit_stands_against_a_higher_rule_the_clause_merely_does_not_deny() -> None:
+    # The clause does not deny pseudonymising (a polarity agreement: no evidence either way), and its
+    # figure falls short of the retention rule: the figure decides.
+    text = clause("Processing records are pseudonymised before analysis and deleted after 2 years.")
+    conflicting = candidate(AT_LEAST_FIVE_YEARS, STRONG)
+    agreeing = candidate(SHOULD_PSEUDONYMISE, STRONG + MARGIN + 1.0)
+
+    check = check_target([text], [[agreeing, conflicting]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert (breach.candidate, breach.verdict.reading) == (conflicting, "quantity")
+
+
 def test_a_clause_with_no_candidate_standing_at_RELATED_is_ungoverned() -> None:  # noqa: N802
     agrees = clause("Customer records are encrypted at rest with AES-256.")
 

@@ -83,6 +83,55 @@ def test_the_rationale_of_a_negated_lower_limit_says_the_figure_falls_short() ->
     assert "falls short of" in verdict.rationale
 
 
+NO_ARBITRARY_LIMITS = (
+    "Avoid arbitrary limits on the length or number of any data structure, including file names and lines."
+)
+
+
+def test_a_figure_bounding_what_a_rule_keeps_unlimited_conflicts() -> None:
+    verdict = verdict_of(
+        "File names and input lines are read into fixed buffers of 256 bytes; anything longer is cut off.",
+        NO_ARBITRARY_LIMITS,
+        "recommendation_against",
+        "Avoid",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "sets_limit")
+    assert "256 bytes" in verdict.rationale
+    assert "File, names" in verdict.rationale
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # No figure: nothing is bounded.
+        "File names and input lines may be of any length.",
+        # A figure for something the rule does not name.
+        "The nightly job runs for at most 30 minutes.",
+        # A figure the clause denies setting.
+        "We never cut file names at 256 bytes.",
+        # A lower bound limits nothing.
+        "Input lines of at least 80 characters are read whole.",
+    ],
+)
+def test_no_limit_set_where_no_figure_bounds_what_the_rule_names(clause: str) -> None:
+    verdict = judge(clause, NO_ARBITRARY_LIMITS, "recommendation_against", "Avoid")
+
+    assert verdict is None or verdict.reading != "sets_limit"
+
+
+def test_a_rule_that_only_mentions_a_limit_is_no_rule_against_limits() -> None:
+    # The act is reading, not a limit: the limit named further on is not what the rule forbids.
+    verdict = judge(
+        "Input lines are cut at 256 bytes.",
+        "Programs must not read input past the limit of the buffer on the stack.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is None or verdict.reading != "sets_limit"
+
+
 def test_a_percentage_within_the_limit_does_not_conflict() -> None:
     verdict = verdict_of(
         "Our error budget is at most 2% of requests.",

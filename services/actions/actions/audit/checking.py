@@ -28,6 +28,7 @@ RELATED: Final = 0.8
 #: The standing a conflict needs, by the evidence it rests on.
 FLAG: Final[dict[Reading, float]] = {
     "quantity": RELATED - 2.0,
+    "sets_limit": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     "required_path": RELATED,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
@@ -144,7 +145,14 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     if not conflicts:
         return []
     worst = conflicts[0]
-    agreeing = [c.standing for c, v in judged if not v.conflict and c.standing >= RELATED]
+    # A polarity agreement is only the absence of a denial: it outweighs another polarity reading,
+    # not a figure, a limit or a path the clause itself states.
+    specific = worst[1].reading in ("quantity", "sets_limit")
+    agreeing = [
+        c.standing
+        for c, v in judged
+        if not v.conflict and c.standing >= RELATED and not (specific and v.reading == "polarity")
+    ]
     if agreeing and max(agreeing) > worst[0].standing + MARGIN:
         return []
     second = [

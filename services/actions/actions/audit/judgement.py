@@ -2,6 +2,8 @@
 
 Readings, the most specific that applies deciding:
 1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
+   a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
+   against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
 2. paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
@@ -22,6 +24,7 @@ from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, shared_words
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
+    after_auxiliaries,
     denied_terms,
     negated_terms,
     requires_exception,
@@ -35,12 +38,21 @@ from actions.audit.quantities import breaks_limit, effective_bound, path_within,
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
-Reading = Literal["quantity", "forbidden_path", "required_path", "polarity", "permits_more", "model"]
+Reading = Literal[
+    "quantity", "sets_limit", "forbidden_path", "required_path", "polarity", "permits_more", "model"
+]
 
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 _PLACING: Final = re.compile(
     r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
+    re.IGNORECASE,
+)
+# A rule whose act is a limit ("avoid arbitrary limits on the length …", "must not impose a maximum on
+# the number of …"): what follows "on" is what it keeps unbounded.
+_LIMITS: Final = re.compile(
+    r"^\W*(?:[\w-]+\s+){0,3}?(?:limit(?:s|ation|ations)?|caps?|maxim(?:um|a|ums)|restrictions?|bounds?)\s+"
+    r"(?:on|to|of|for)\s+(?P<what>[^.;:]+)",
     re.IGNORECASE,
 )
 _AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
@@ -85,6 +97,7 @@ def judge(
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     return (
         _by_quantity(clause, rule, negative, said)
+        or _by_limit_set(clause, after, negative, said)
         or _by_path(clause, rule, after, negative, said)
         or _by_polarity(
             clause,
@@ -113,6 +126,24 @@ def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict |
                 f"Bring “{figure.words}” within the rule's limit ({limit.words}).",
             )
     return None
+
+
+def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict | None:
+    """A rule forbidding limits on something, against a clause that bounds it with a figure."""
+    limited = _LIMITS.match(after_auxiliaries(after)) if negative else None
+    if limited is None:
+        return None
+    figures = [q for q in quantities(clause) if q.bound != "lower"]
+    what = limited.group("what").strip()
+    named = key_terms(what) & (key_terms(clause) - denied_terms(clause))
+    if not figures or not named or stance(without_purpose(clause)) not in ("does", "permits"):
+        return None
+    return Verdict(
+        True,
+        "sets_limit",
+        f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
+        f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
+    )
 
 
 def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> Verdict | None:

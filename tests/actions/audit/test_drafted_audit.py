@@ -1,7 +1,15 @@
 """What a language model is shown: the binding rules of a target that stand above chance at all."""
 
 from actions.audit.checking import RELATED
-from actions.audit.drafted_audit import RULES_PER_TARGET, SHOWN_TO_MODEL, shown_to_model
+from actions.audit.clauses import Clause
+from actions.audit.drafted_audit import (
+    BATCH,
+    RULES_PER_TARGET,
+    SHOWN_TO_MODEL,
+    ShownClause,
+    shared_rule_batches,
+    shown_to_model,
+)
 from actions.audit.matching import Candidate
 from policypal.contracts.audit import Modality
 from tests.actions.audit.rule_points import rule_point
@@ -33,3 +41,39 @@ def test_the_model_sees_binding_rules_only_and_a_few_per_target() -> None:
     shown = shown_to_model(found)
     assert len(shown) == RULES_PER_TARGET
     assert all(c.rule.modality == "obligation" for c in shown)
+
+
+def shown(number: int, *rules: int) -> ShownClause:
+    """A clause sent to the model with candidate rules ``rules`` of one target."""
+    text = f"Clause {number} holds."
+    return ShownClause(
+        number,
+        Clause(text=text, quote=text),
+        {f"0:r{r}": (0, candidate(r, 1.0)) for r in rules},
+    )
+
+
+def test_clauses_that_share_rules_meet_in_one_batch_wherever_they_stand() -> None:
+    # Clauses 1, 3, 5… share rules 1-3; clauses 2, 4, 6… share rules 7-9: read in order, every batch
+    # would list all six rules.
+    items = [shown(n, *((1, 2, 3) if n % 2 else (7, 8, 9))) for n in range(1, 2 * BATCH + 1)]
+
+    batches = shared_rule_batches(items)
+
+    assert [len(batch) for batch in batches] == [BATCH, BATCH]
+    for batch in batches:
+        assert len({number % 2 for number in (item.number for item in batch)}) == 1
+        # Each rule is listed once per batch, under one id, in reading order.
+        assert {rule_id for item in batch for rule_id in item.rules} == {"R1", "R2", "R3"}
+        assert [item.number for item in batch] == sorted(item.number for item in batch)
+
+
+def test_a_batch_is_filled_even_when_no_clause_shares_a_rule() -> None:
+    items = [shown(n, n) for n in range(1, BATCH + 2)]
+
+    batches = shared_rule_batches(items)
+
+    assert [[item.number for item in batch] for batch in batches] == [
+        list(range(1, BATCH + 1)),
+        [BATCH + 1],
+    ]

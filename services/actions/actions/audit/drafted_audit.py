@@ -33,9 +33,10 @@ RULES_PER_TARGET: Final = 10
 #: about the clause, so what bounds its recall is whether the governing rule is shown at all
 #: (bench.audit_diagnostics, the bench's 52 planted violations): 3 rules per target above standing 0
 #: showed it for 27, 5 above -1.5 for 41, 10 above -2.0 (out of the 20 most related, permissions
-#: among them) for 46. Rules are listed once per batch under their document (``_batched``); the
-#: ~10-page policy against 3 regulations then sends 231k prompt tokens (bench.audit_llm_cost), 140k
-#: with 5 rules per target, 41k with 3 listed per clause.
+#: among them) for 46. Rules are listed once per batch, under their document, and a batch gathers
+#: clauses that share rules (``shared_rule_batches``): the ~10-page policy against 3 regulations
+#: then sends 201k prompt tokens (bench.audit_llm_cost), 140k with 5 rules per target in reading
+#: order, 41k with 3 listed per clause.
 SHOWN_TO_MODEL: Final = RELATED - 2.8
 #: Model calls in flight at once.
 CONCURRENCY: Final = 4
@@ -72,7 +73,7 @@ class ClauseJudgements(BaseModel):
 
 
 @dataclass(frozen=True)
-class _Item:
+class ShownClause:
     """A clause sent to the model, with its candidate rules by id (target position, candidate)."""
 
     number: int
@@ -88,10 +89,10 @@ async def draft_checks(
     Raises ``LLMError`` when the model fails or still replies off-schema after one correction.
     """
     checks = [TargetCheck(m.target, m.binding) for m in matched]
-    batches = _batched(_items(clauses, matched, checks))
+    batches = shared_rule_batches(_items(clauses, matched, checks))
     gate = asyncio.Semaphore(CONCURRENCY)
 
-    async def judged(batch: list[_Item]) -> tuple[list[_Item], ClauseJudgements, Usage, str]:
+    async def judged(batch: list[ShownClause]) -> tuple[list[ShownClause], ClauseJudgements, Usage, str]:
         async with gate:
             reply = await llm.structured(
                 "audit", _prompt(event, batch, [m.target for m in matched]), ClauseJudgements
@@ -106,10 +107,12 @@ async def draft_checks(
     return checks, usage, models[-1]
 
 
-def _items(clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[TargetCheck]) -> list[_Item]:
+def _items(
+    clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[TargetCheck]
+) -> list[ShownClause]:
     """The clauses that some binding rule may govern, each with its candidates (ids set per batch,
-    ``_batched``); the others are ungoverned."""
-    items: list[_Item] = []
+    ``shared_rule_batches``); the others are ungoverned."""
+    items: list[ShownClause] = []
     for position, clause in enumerate(clauses):
         rules: dict[str, tuple[int, Candidate]] = {}
         for t, target in enumerate(matched):
@@ -119,20 +122,31 @@ def _items(clauses: Sequence[Clause], matched: Sequence[Matched], checks: list[T
             for candidate in kept:
                 rules[f"{t}:{candidate.rule.rule_id}"] = (t, candidate)
         if rules:
-            items.append(_Item(len(items) + 1, clause, rules))
+            items.append(ShownClause(len(items) + 1, clause, rules))
     return items
 
 
-def _batched(items: Sequence[_Item]) -> list[list[_Item]]:
-    """Clauses in batches, in reading order, each rule of a batch under one id (R1, R2…): neighbouring
-    clauses are often governed by the same rules, and a rule's wording is then sent once per batch."""
+def shared_rule_batches(items: Sequence[ShownClause]) -> list[list[ShownClause]]:
+    """Clauses in batches of clauses that share rules, each rule of a batch under one id (R1, R2…).
+
+    A rule's wording is sent once per batch, and it is most of the prompt: each batch starts from the
+    first clause not yet sent and takes the clauses whose rules it already lists most (reading order
+    breaks ties), so clauses governed by the same rules, wherever they stand, meet in one call.
+    """
+    remaining = list(items)
     batches = []
-    for start in range(0, len(items), BATCH):
+    while remaining:
+        chosen = [remaining.pop(0)]
+        listed = set(chosen[0].rules)
+        while remaining and len(chosen) < BATCH:
+            best = max(range(len(remaining)), key=lambda i: (len(listed & set(remaining[i].rules)), -i))
+            chosen.append(remaining.pop(best))
+            listed |= set(chosen[-1].rules)
         ids: dict[str, str] = {}
         batch = []
-        for item in items[start : start + BATCH]:
+        for item in sorted(chosen, key=lambda item: item.number):
             rules = {ids.setdefault(key, f"R{len(ids) + 1}"): pair for key, pair in item.rules.items()}
-            batch.append(_Item(item.number, item.clause, rules))
+            batch.append(ShownClause(item.number, item.clause, rules))
         batches.append(batch)
     return batches
 
@@ -143,7 +157,9 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     return binding[:RULES_PER_TARGET]
 
 
-def _prompt(event: ActionRequested, batch: Sequence[_Item], targets: Sequence[ResolvedDocument]) -> Prompt:
+def _prompt(
+    event: ActionRequested, batch: Sequence[ShownClause], targets: Sequence[ResolvedDocument]
+) -> Prompt:
     listed: dict[str, tuple[int, Candidate]] = {}
     for item in batch:
         listed.update(item.rules)
@@ -179,7 +195,7 @@ def _prompt(event: ActionRequested, batch: Sequence[_Item], targets: Sequence[Re
     )
 
 
-def _apply(batch: Sequence[_Item], reply: ClauseJudgements, checks: list[TargetCheck]) -> None:
+def _apply(batch: Sequence[ShownClause], reply: ClauseJudgements, checks: list[TargetCheck]) -> None:
     """Record each clause's verdict in its targets' checks (a clause the model skipped agrees with none)."""
     by_number = {j.clause: j for j in reply.judgements}
     for item in batch:

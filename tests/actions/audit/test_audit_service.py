@@ -40,7 +40,7 @@ from tests.actions.worker_harness import (
     request,
 )
 from tests.support.jetstream import wait_until_consumed
-from tests.support.openai_server import Reply, ScriptedOpenAI
+from tests.support.openai_server import RecordedRequest, Reply, ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
 
@@ -368,6 +368,77 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     assert body["usage"]["cost_usd"] == pytest.approx(
         (1900 * price.prompt_per_million + 125 * price.completion_per_million) / 1e6
     )
+
+
+def _rule_ids_by_document(prompt: str) -> dict[str, list[str]]:
+    """The ids a judgement prompt listed, by the heading of their document."""
+    document, ids = "", {}
+    for line in prompt.split("## Clause ")[0].splitlines():
+        if line.startswith("### "):
+            document = line.removeprefix("### ")
+        elif line.startswith("- R"):
+            ids.setdefault(document, []).append(line.split(" ", 2)[1])
+    return ids
+
+
+async def test_llm_a_clause_breaching_rules_of_two_targets_is_a_finding_in_each(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, (_, reg24, reg25) = library
+
+    def breach_both(request: RecordedRequest) -> Reply:
+        prompt = request.messages[-1]["content"]
+        ids = _rule_ids_by_document(prompt)
+        first, second = ids[document_name(reg24.resolved)][0], ids[document_name(reg25.resolved)][0]
+        clause = _clause_naming(prompt, first, second)
+        return Reply.json(
+            {
+                "judgements": [
+                    {
+                        "clause": clause,
+                        "verdict": "breach",
+                        "rule": first,
+                        # An unknown id, and a second rule of the first target, add nothing.
+                        "also_breaches": [second, "R99", ids[document_name(reg24.resolved)][-1]],
+                        "severity": "High",
+                        "consequence": "Both versions are breached.",
+                        "suggestion": "Keep records as long as both versions require.",
+                    }
+                ]
+            }
+        )
+
+    openai_server.reply_for = breach_both
+    broker = await harness.start(index, embedder, llm=llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit this email",
+        [reg24, reg25],
+        source_text=EMAIL,
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body = await harness.terminal(TENANT)
+
+    result = AuditResult.model_validate(body["result"])
+    assert sorted(f.target_doc_id for f in result.findings) == ["reg24", "reg25"]
+    assert {f.consequence for f in result.findings} == {"Both versions are breached."}
+    assert {f.source_quote for f in result.findings} == {result.findings[0].source_quote}
+    assert_citations_verbatim(body, [reg24, reg25])
+
+
+def _clause_naming(prompt: str, *rule_ids: str) -> int:
+    """The number of the first clause of a judgement prompt whose rules include all of ``rule_ids``."""
+    for block in prompt.split("## Clause ")[1:]:
+        header, _, named, *_ = block.strip().split("\n")
+        if set(rule_ids) <= set(named.removeprefix("Rules: ").split(", ")):
+            return int(header)
+    raise AssertionError(f"no clause names {rule_ids}")
 
 
 async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(

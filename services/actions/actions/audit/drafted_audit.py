@@ -49,7 +49,8 @@ JUDGE_INSTRUCTIONS = (
     "deadline or location the rule does not allow. A rule that is not about what the clause says does "
     "not govern it. Reply in JSON with one judgement per clause: clause (its number), verdict (breach, "
     "complies, or not_governed), rule (the id of the breached rule, or of the rule it complies with; "
-    "null when not_governed), severity (Critical for legal or security exposure, High for a breach of "
+    "null when not_governed), also_breaches (the ids of rules of other documents the clause breaches "
+    "too, usually none), severity (Critical for legal or security exposure, High for a breach of "
     "must or must not, Medium for should or should not, Low for a minor divergence), consequence (the "
     "business impact of a breach, one sentence) and suggestion (how to fix the clause, one sentence)."
 )
@@ -61,6 +62,8 @@ class ClauseJudgement(BaseModel):
     clause: int
     verdict: Literal["breach", "complies", "not_governed"]
     rule: str | None = None
+    #: Rules of other documents the clause breaches too (a clause can break two regulations at once).
+    also_breaches: list[str] = Field(default_factory=list)
     severity: Severity = "Medium"
     consequence: str = Field(default="", max_length=600)
     suggestion: str = Field(default="", max_length=600)
@@ -207,29 +210,42 @@ def _apply(batch: Sequence[ShownClause], reply: ClauseJudgements, checks: list[T
                 checks[t].ungoverned += 1
             continue
         t, candidate = chosen
-        for other in touched - {t}:
-            checks[other].ungoverned += 1
         if judgement.verdict == "complies":
             checks[t].consistent += 1
             checks[t].governing.append((item.clause, candidate, False))
+            for other in touched - {t}:
+                checks[other].ungoverned += 1
             continue
-        rule = candidate.rule
-        verdict = Verdict(
-            True,
-            "model",
-            f"the model judged that the clause breaches this rule (“{rule.modal_words}”).",
-            judgement.suggestion,
-        )
-        checks[t].breaches.append(
-            Breach(
-                item.clause,
-                checks[t].target,
-                candidate,
-                verdict,
-                judgement.severity,
-                consequence=judgement.consequence or None,
-                suggestion=judgement.suggestion or None,
-                assessed_by="model",
-            )
-        )
-        checks[t].governing.append((item.clause, candidate, True))
+        # One breach per target: the rule the model named, then those it names in other targets.
+        breached = {t: candidate}
+        for rule_id in judgement.also_breaches:
+            other = item.rules.get(rule_id)
+            if other is not None and other[0] not in breached:
+                breached[other[0]] = other[1]
+        for at, broken in breached.items():
+            checks[at].breaches.append(_breach(item.clause, checks[at].target, broken, judgement))
+            checks[at].governing.append((item.clause, broken, True))
+        for other in touched - set(breached):
+            checks[other].ungoverned += 1
+
+
+def _breach(
+    clause: Clause, target: ResolvedDocument, candidate: Candidate, judgement: ClauseJudgement
+) -> Breach:
+    """The breach of ``candidate``'s rule as the model judged it."""
+    verdict = Verdict(
+        True,
+        "model",
+        f"the model judged that the clause breaches this rule (“{candidate.rule.modal_words}”).",
+        judgement.suggestion,
+    )
+    return Breach(
+        clause,
+        target,
+        candidate,
+        verdict,
+        judgement.severity,
+        consequence=judgement.consequence or None,
+        suggestion=judgement.suggestion or None,
+        assessed_by="model",
+    )

@@ -219,14 +219,14 @@ def _apply(batch: Sequence[ShownClause], reply: ClauseJudgements, checks: list[T
         # One breach per target: the rule the model named, then those it names in other targets.
         breached = {t: candidate}
         for rule_id in judgement.also_breaches:
-            other = item.rules.get(rule_id)
-            if other is not None and other[0] not in breached:
-                breached[other[0]] = other[1]
+            pair = item.rules.get(rule_id)
+            if pair is not None and pair[0] not in breached:
+                breached[pair[0]] = pair[1]
         for at, broken in breached.items():
             checks[at].breaches.append(_breach(item.clause, checks[at].target, broken, judgement))
             checks[at].governing.append((item.clause, broken, True))
-        for other in touched - set(breached):
-            checks[other].ungoverned += 1
+        for unbroken in touched - set(breached):
+            checks[unbroken].ungoverned += 1
 
 
 def _breach(

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.audit_llm_cost [--index DIR]
 
-The corpus of ``bench.audit_quality`` (same targets, same six sources, the real ingestion), audited
+The corpus of ``bench.audit_quality`` (same targets, same sources, the real ingestion), audited
 by the worker's ``audit`` with a language model: a scripted OpenAI-compatible server on this machine
 that answers every judgement batch (each clause "complies" with its first listed rule, so the reply
 has the size of a real one). The server reports prompt tokens as its characters / 4, the estimate the
@@ -130,11 +130,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as qdrant_dir:
             results = asyncio.run(measure(corpus, Path(qdrant_dir)))
     print(
-        f"{'source':<21}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
+        f"{'source':<23}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
     )
     for name, r in results.items():
         print(
-            f"{name:<21}{r['mode']:<8}{r['calls']:>6}{r['clauses_checked']:>9}{r['clauses_sent']:>6}"
+            f"{name:<23}{r['mode']:<8}{r['calls']:>6}{r['clauses_checked']:>9}{r['clauses_sent']:>6}"
             f"{r['prompt_tokens']:>9}{r['completion_tokens']:>8}{r['first_build_prompt_tokens']:>8}{r['seconds']:>7}"
         )
     print(

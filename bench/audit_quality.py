@@ -15,7 +15,7 @@ is then audited by ``actions.audit.auditing.audit`` exactly as the worker calls 
 public output is read (``ActionAnswer.result``, an ``AuditResult``, as clients read its JSON, and ``.citations``), so the
 bench keeps working when the audit is rewritten. Scoring: ``bench.audit_corpus.scoring``.
 
-Splits: ``dev`` (3 sources) is what to look at while tuning; ``held-out`` (3 sources) exists so that
+Splits: ``dev`` (4 sources) is what to look at while tuning; ``held-out`` (3 sources) exists so that
 the audit is not tuned on everything: do not read its sources or gold, and report it separately.
 ``--show`` prints each dev source's clauses and findings; it never prints held-out ones.
 
@@ -303,7 +303,7 @@ LEGEND = (
 
 def print_table(scores: list[SourceScore], results: dict[str, Any]) -> None:
     """The per-source, per-split and overall table, then the latency case and the goals."""
-    header = f"{'source':<21}{'split':<9}{'mode':<7}" + "".join(f"{c[0]:>{c[1]}}" for c in COLUMNS)
+    header = f"{'source':<23}{'split':<9}{'mode':<7}" + "".join(f"{c[0]:>{c[1]}}" for c in COLUMNS)
     print(f"\n@Audit quality ({results['mode']}): planted violations against the gold rules")
     print(header)
     print("-" * len(header))
@@ -343,7 +343,7 @@ def print_details(scores: list[SourceScore]) -> None:
 
 
 def _row(name: str, split: str, mode: str, summary: dict[str, Any]) -> str:
-    return f"{name:<21}{split:<9}{mode:<7}" + "".join(
+    return f"{name:<23}{split:<9}{mode:<7}" + "".join(
         f"{cell(summary):>{width}}" for _, width, cell in COLUMNS
     )
 

@@ -84,6 +84,19 @@ def test_a_clause_permitting_more_than_an_only_rule_needs_less_standing_than_a_p
     assert below.breaches == []
 
 
+def test_a_forbidden_act_by_the_rules_own_rare_verb_needs_less_standing_than_a_polarity_conflict() -> None:
+    no_sublicensing = rule(6, "Sublicensing is not allowed.", "prohibition", "is not allowed")
+    sublicensing = clause("Partners may sublicense the software to their customers.")
+    standing = (FLAG["forbidden_act"] + FLAG["polarity"]) / 2
+    rarity = {"sublicens": 4.0, "partner": 2.0, "softwar": 0.5, "custom": 0.5}
+
+    check = check_target([sublicensing], [[candidate(no_sublicensing, standing)]], GDPR, 6, rarity)
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "forbidden_act"
+    assert FLAG["forbidden_act"] < FLAG["polarity"]
+
+
 def test_a_quantity_conflict_below_its_flag_threshold_is_not_reported() -> None:
     short_retention = clause("Processing records are deleted after 2 years.")
 

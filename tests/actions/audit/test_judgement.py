@@ -1,5 +1,7 @@
 """The offline verdict on a clause under a rule: quantities, paths, then polarity."""
 
+import math
+
 import pytest
 
 from actions.audit.judgement import Verdict, judge, severity_of
@@ -528,3 +530,96 @@ def test_a_purpose_is_not_what_a_negation_before_it_governs() -> None:
     )
 
     assert verdict.conflict is False
+
+
+# Modal words after the act they rule on
+
+
+def test_an_act_named_before_its_prohibition_is_what_the_rule_forbids() -> None:
+    rule = "Sublicensing is not allowed; section 10 makes it unnecessary."
+
+    allowed = judge(
+        "Partners may sublicense our code to their own customers.", rule, "prohibition", "is not allowed"
+    )
+    refrained = judge("Partners never sublicense our code.", rule, "prohibition", "is not allowed")
+
+    assert allowed is not None
+    assert (allowed.conflict, allowed.reading) == (True, "polarity")
+    assert refrained is not None
+    assert not refrained.conflict
+
+
+def test_an_exception_after_a_prohibition_that_follows_its_act_still_excepts() -> None:
+    rule = "Sharing customer data with third parties is prohibited unless the customer consents."
+
+    verdict = judge(
+        "Customer data is shared with the analytics vendor once the customer consents.",
+        rule,
+        "prohibition",
+        "is prohibited",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
+def test_an_infinitive_after_the_prohibition_names_the_act() -> None:
+    verdict = verdict_of(
+        "Users share passwords with colleagues when on leave.",
+        "Users are not allowed to share passwords.",
+        "prohibition",
+        "are not allowed",
+    )
+
+    assert verdict.conflict
+
+
+# A forbidden act done by the rule's own, rare verb
+
+SUBLICENSING = "Sublicensing is not allowed; section 10 makes it unnecessary."
+#: Rarity among a target's rules, as ``TargetRules.rarity`` computes it for 80 rules: "sublicens" is
+#: used by one rule, "run" by 20.
+RARITY = {"sublicens": math.log(81 / 1.5), "run": math.log(81 / 20.5), "partner": math.log(81 / 3.5)}
+
+
+def test_a_forbidden_act_done_by_the_rules_own_rare_verb_is_its_own_reading() -> None:
+    verdict = judge(
+        "Partners may sublicense our code to their own customers.",
+        SUBLICENSING,
+        "prohibition",
+        "is not allowed",
+        weights=RARITY,
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_act")
+    # The clause's own word, not its stem.
+    assert "sublicense" in verdict.rationale
+    assert "sublicens," not in verdict.rationale
+
+
+def test_a_forbidden_act_by_a_common_verb_stays_a_polarity_reading() -> None:
+    verdict = judge(
+        "Nightly jobs run on the build farm.",
+        "Jobs should not run as root.",
+        "recommendation_against",
+        "should not",
+        weights=RARITY,
+    )
+
+    assert verdict is not None
+    assert verdict.reading == "polarity"
+
+
+def test_a_rare_verb_done_to_part_of_what_the_act_names_stays_a_polarity_reading() -> None:
+    # "build" is rare here, but the clause does not build within "this hierarchy".
+    weights = {"built": 4.0, "hierarchi": 1.0, "sourc": 1.0}
+
+    verdict = judge(
+        "Partner teams build packages from our sources.",
+        "Source should not be built within this hierarchy.",
+        "recommendation_against",
+        "should not",
+        weights=weights,
+    )
+
+    assert verdict is None or verdict.reading != "forbidden_act"

@@ -29,6 +29,8 @@ RELATED: Final = 0.8
 FLAG: Final[dict[Reading, float]] = {
     "quantity": RELATED - 2.0,
     "sets_limit": RELATED - 2.0,
+    # The clause does or allows a forbidden act by the rule's own, rare verb, and to all it names.
+    "forbidden_act": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     "required_path": RELATED,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
@@ -98,7 +100,7 @@ def check_target(
             for rank, c in enumerate(found[:JUDGED])
             if c.standing >= lowest
             and (v := governing_verdict(clause, c, weights, lexicon))
-            and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more"))
+            and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more", "forbidden_act"))
         ]
         broken = _breaches(judged)
         if broken:

@@ -8,20 +8,22 @@ Readings, the most specific that applies deciding:
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
    requires (must, should) against a clause that denies, omits or waives its act; what the rule
-   forbids (must not, should not) against a clause that does or permits that act; a rule that allows
+   forbids (must not, should not) against a clause that does or permits that act (``forbidden_act``
+   when by the rule's own verb, one few of the target's rules use); a rule that allows
    only what it names against a clause that permits more; and a term the rule negates ("so that they
    don't grow indefinitely") that the clause affirms ("are left to grow").
 Every verdict says which reading made it and quotes the words that decided, so a reviewer can check
 it in seconds. A rule that only permits ("may") cannot be broken.
 """
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import key_terms, shared_words
+from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
     after_auxiliaries,
@@ -39,15 +41,33 @@ from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
 Reading = Literal[
-    "quantity", "sets_limit", "forbidden_path", "required_path", "polarity", "permits_more", "model"
+    "quantity",
+    "sets_limit",
+    "forbidden_act",
+    "forbidden_path",
+    "required_path",
+    "polarity",
+    "permits_more",
+    "model",
 ]
 
+#: A verb at most this many of the target's rules use names a specific act.
+RARE_RULES: Final = 3
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 _PLACING: Final = re.compile(
     r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
+# Modal words that follow the act they rule on ("Sublicensing is not allowed", "The use of tabs is
+# discouraged"), unless an infinitive names the act after them ("Users are not allowed to share …").
+_ACT_BEFORE: Final = re.compile(
+    r"^(?:is|are|be)\s+(?:strictly\s+|strongly\s+)?(?:prohibited|forbidden|discouraged|not\s+(?:permitted|"
+    r"allowed|recommended))$",
+    re.IGNORECASE,
+)
+_AGENT_ACT: Final = re.compile(r"^\s*(?:to|from)\b", re.IGNORECASE)
+_EXCEPTION_AFTER: Final = re.compile(r"\s*(?:unless|without|except)\b[^;.:]*", re.IGNORECASE)
 # A rule whose act is a limit ("avoid arbitrary limits on the length …", "must not impose a maximum on
 # the number of …"): what follows "on" is what it keeps unbounded.
 _LIMITS: Final = re.compile(
@@ -89,7 +109,13 @@ def judge(
     if not is_binding(modality):
         return None
     at = rule.lower().find(modal_words.lower())
+    before = rule[: max(at, 0)]
     after = rule_act(rule, modal_words)
+    if _ACT_BEFORE.match(modal_words) and not _AGENT_ACT.match(after):
+        # "Sublicensing is not allowed; …": the act is what the sentence opens with, and an exception
+        # after the modal words ("… is prohibited unless the customer consents") still excepts it.
+        exception_after = _EXCEPTION_AFTER.match(after)
+        before, after = "", f"{before} {exception_after.group(0) if exception_after else ''}"
     # "must not be transferred without consent" forbids going without consent: it requires consent.
     exception = modality in NEGATIVE_MODALITIES and requires_exception(after)
     negative = modality in NEGATIVE_MODALITIES and not exception
@@ -101,7 +127,7 @@ def judge(
         or _by_path(clause, rule, after, negative, said)
         or _by_polarity(
             clause,
-            Proposition.of(rule[: max(at, 0)], after, negative),
+            Proposition.of(before, after, negative),
             after,
             negative,
             (said, binding),
@@ -208,7 +234,12 @@ def _by_polarity(
             words = _words(clause, affirmed & rule.about)
             if act and act not in words:
                 words = f"{words} (“{act}” for “{' or '.join(rule.verbs)}”)"
-            return Verdict(True, "polarity", f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
+            # By the rule's own verb, one few rules use, to all that the act's head names: as specific
+            # as a figure past a limit ("may sublicense" against "Sublicensing is not allowed").
+            stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
+            own_verb = bool(act) and bool(_rare(stems & affirmed, weights)) and rule.head - stems <= affirmed
+            reading: Reading = "forbidden_act" if own_verb else "polarity"
+            return Verdict(True, reading, f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
         return Verdict(False, "polarity", f"{said}; the clause does not do what it forbids.")
     if position == "waives" and terms & rule.head:
         words = _words(clause, terms & rule.about)
@@ -230,6 +261,15 @@ def _by_polarity(
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
 
+def _rare(terms: frozenset[str], weights: Mapping[str, float]) -> frozenset[str]:
+    """The ``terms`` at most ``RARE_RULES`` of the target's rules use (rarity is log((n + 1) / (count +
+    0.5)), so the rarest term a rule uses, count 1, sets the scale)."""
+    if not terms or not weights:
+        return frozenset()
+    floor = max(weights.values()) - math.log((RARE_RULES + 0.5) / 1.5)
+    return frozenset(t for t in terms if weights.get(t, 0.0) >= floor)
+
+
 def _grants(clause: str) -> bool:
     """Whether the clause grants in so many words ("are allowed", "may", "are free to"): "can" says
     what is possible ("code can fail at that scale") as often as what is allowed."""
@@ -239,7 +279,7 @@ def _grants(clause: str) -> bool:
 
 def _words(clause: str, shared: frozenset[str]) -> str:
     """The clause's own words for ``shared`` terms, for the rationale."""
-    return ", ".join(shared_words(clause, " ".join(sorted(shared)))) or ", ".join(sorted(shared))
+    return ", ".join(words_for_terms(clause, shared)) or ", ".join(sorted(shared))
 
 
 def severity_of(modality: Modality) -> Severity:

@@ -198,11 +198,16 @@ def _term_shares(clause_terms: Sequence[frozenset[str]], target: TargetRules) ->
 
 def shared_words(clause: str, rule: str) -> list[str]:
     """The clause's own words whose terms the rule shares (for showing why they were matched)."""
-    rule_terms = key_terms(rule)
+    return words_for_terms(clause, key_terms(rule))
+
+
+def words_for_terms(text: str, wanted: frozenset[str]) -> list[str]:
+    """The words of ``text`` whose key terms are among ``wanted`` (a stem is not stemmed again:
+    "sublicens" would become "sublicen"), each once, at most 8."""
     words: list[str] = []
-    for word in _WORD.findall(clause):
+    for word in _WORD.findall(text):
         stems = key_terms(word)
-        if stems and stems <= rule_terms and word.lower() not in (w.lower() for w in words):
+        if stems and stems <= wanted and word.lower() not in (w.lower() for w in words):
             words.append(word)
     return words[:8]
 

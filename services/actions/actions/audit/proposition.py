@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Final
 
 from actions.audit.lexicon import Lexicon, words_of
-from actions.audit.matching import key_terms, key_terms_in_order, shared_words
+from actions.audit.matching import key_terms, key_terms_in_order, words_for_terms
 from actions.audit.polarity import (
     act_verbs,
     affirmed_terms,
@@ -108,7 +108,7 @@ class Proposition:
         if objects and not objects & affirmed:
             return None
         if stems & affirmed:
-            return ", ".join(shared_words(clause, " ".join(sorted(stems & affirmed))))
+            return ", ".join(words_for_terms(clause, stems & affirmed)) or ", ".join(sorted(stems & affirmed))
         if lexicon is None:
             return None
         said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]

@@ -89,6 +89,20 @@ def test_the_main_clause_rules_after_an_opening_condition() -> None:
     assert cue.start == sentence.index("must")
 
 
+def test_a_condition_put_as_an_inverted_should_binds_nobody() -> None:
+    assert (
+        modal_cue("SHOULD THE PROGRAM PROVE DEFECTIVE, YOU ASSUME THE COST OF ALL NECESSARY SERVICING.")
+        is None
+    )
+    cue = modal_cue("Should you need the source code, you must ask for it in writing.")
+    assert cue is not None
+    assert (cue.modality, cue.words) == ("obligation", "must")
+    # A "should" that opens no condition still recommends.
+    advice = modal_cue("Should a package ship a daemon, it should start it by default.")
+    assert advice is not None
+    assert advice.start > 0
+
+
 def test_a_condition_without_a_main_clause_modal_still_gives_its_own() -> None:
     cue = modal_cue("If the processor must notify a breach, the notice is sent in writing.")
 

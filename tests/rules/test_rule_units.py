@@ -192,6 +192,21 @@ def test_unpaged_chunks_take_their_section_from_the_chunk() -> None:
     assert (rule.page, rule.section) == (None, "Retention")
 
 
+def test_a_numbered_heading_read_as_a_sentence_is_no_rule() -> None:
+    # A plain text's heading ends with a full stop and opens with an imperative ("Use …").
+    title = "13. Use with the GNU Affero General Public License."
+    chunks = [
+        c.model_copy(update={"section": title})
+        for c in chunks_of(
+            [(None, f"{title}\n\nYou must keep the notices of section 13 intact in every copy.")]
+        )
+    ]
+
+    rules = rule_units(chunks, boilerplate=set())
+
+    assert [rule.modal_words for rule in rules] == ["must"]
+
+
 def test_quote_around_keeps_a_short_text_whole() -> None:
     assert quote_around("  Packages must not modify conffiles.  ", 9) == "Packages must not modify conffiles."
 

@@ -169,11 +169,24 @@ _SUBORDINATE: Final = re.compile(
 )
 
 
+#: A condition put as an inverted question, up to the comma that closes it.
+_INVERTED_CONDITION: Final = re.compile(
+    r"^\W*should\s+(?:the|a|an|any|this|that|these|those|you|we|it|they|he|she|your|our|their|there)\b"
+    r"[^,;:]{3,200}[,;]",
+    re.IGNORECASE,
+)
+
+
 def modal_cue(sentence: str, *, can_permits: bool = False) -> ModalCue | None:
     """The sentence's first modal form, or None for a statement of fact.
 
     ``can_permits`` also reads "can"/"are free to" as a permission (for the audited text, not rules).
     """
+    # "Should the program prove defective, you assume the cost": a condition, whose "should" binds
+    # nobody; only the main clause can.
+    inverted = _INVERTED_CONDITION.match(sentence)
+    if inverted is not None:
+        return _first_cue(sentence, inverted.end(), can_permits)
     # "If …, it must …", "While users may not want …, the root should …": the main clause rules.
     opening = _SUBORDINATE.match(sentence)
     cue = _first_cue(sentence, opening.end(), can_permits) if opening is not None else None

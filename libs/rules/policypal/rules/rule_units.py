@@ -19,7 +19,7 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 10
+EXTRACTION_VERSION: Final = 11
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -27,6 +27,8 @@ MAX_RULE_CHARS: Final = 600
 #: Lower-case words an item under a lead-in needs to read as prose (a code line has one or none).
 MIN_PROSE_WORDS: Final = 2
 _PROSE_WORD: Final = re.compile(r"(?<![\w#$@./-])[a-z]{3,}(?![\w(/])")
+# A title compared word by word: its numbering and punctuation aside, case ignored.
+_TITLE_WORDS: Final = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?)?|[^\w\s]+")
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ def rule_units(
         if clause.modal is None:
             continue
         chunk = clause.chunk
+        section = sections.section_of(clause.statement.section, chunk)
+        if _repeats_title(clause.text, section):
+            continue
         rules.append(
             RulePoint(
                 tenant_id=chunk.tenant_id,
@@ -84,7 +89,7 @@ def rule_units(
                 doc_type=chunk.doc_type,
                 set_name=chunk.set_name,
                 page=chunk.page,
-                section=sections.section_of(clause.statement.section, chunk),
+                section=section,
                 chunk_index=chunk.chunk_index,
                 rule_index=len(rules),
                 modality=clause.modal.modality,
@@ -95,6 +100,15 @@ def rule_units(
             )
         )
     return rules
+
+
+def _repeats_title(text: str, section: str | None) -> bool:
+    """Whether ``text`` is only its section's title ("13. Use with the GNU Affero General Public
+    License." under that heading): a heading read as a sentence, not a rule."""
+    if not section:
+        return False
+    title = section.split(" › ")[-1]
+    return _TITLE_WORDS.sub(" ", text).lower().split() == _TITLE_WORDS.sub(" ", title).lower().split()
 
 
 def _placed(page: DocumentPage, statement: Statement) -> SourceClause | None:

@@ -13,6 +13,13 @@ For scale, each source also gets the prompt size of the first build's design for
 the whole source text (text mode) or 10 sampled chunks (policy mode), plus 5 chunks per target
 (text mode) or 3 chunks per theme and target with 3 themes (policy mode), at the targets' average
 chunk length, plus its instructions; that design checked only what it sampled.
+
+``--oracle`` answers instead as a model that judged every clause as the gold does: a clause that is
+a planted violation breaches the first listed rule on a gold page (GPL-3: section) of its gold
+target, every other clause complies with its first listed rule. The audit's answer is then scored as
+``bench.audit_quality`` scores it: what the model path finds end to end (matching, what the model is
+shown, rule ids, the report's findings and citations) if the model judged perfectly, its ceiling.
+Compliant clauses are never flagged by construction, so that column says nothing here.
 """
 
 import argparse
@@ -21,10 +28,13 @@ import json
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from actions.audit.auditing import audit
+from bench.audit_corpus.corpus import Gold, normalise
+from bench.audit_corpus.scoring import read_findings, score_source, summarise
 from bench.audit_quality import TENANT, USER, Corpus, ingest, load_corpus, request
 from policypal.config import Settings
 from policypal.contracts.audit import AuditResult
@@ -55,8 +65,75 @@ def judge_all(request: RecordedRequest) -> Reply:
     return Reply.json({"judgements": judgements})
 
 
-async def measure(corpus: Corpus, qdrant_dir: Path) -> dict[str, Any]:
-    """Ingest the corpus, audit every source through the scripted model; tokens per source."""
+_RULE = re.compile(r"^- (R\d+) \[([^\]]*)\]", re.MULTILINE)
+_PAGE = re.compile(r"p\. (\d+)$")
+_SECTION = re.compile(r"^§(\d+)\.")
+
+
+def judge_by_gold(gold: Gold) -> Callable[[RecordedRequest], Reply]:
+    """A model that judges every clause of a batch as the gold does (see the module's docstring)."""
+    names = {t.title: t.id for t in gold.targets.values()}
+    planted = [(normalise(c.text), c) for s in gold.sources for c in s.clauses if c.label == "violation"]
+
+    def judge(request: RecordedRequest) -> Reply:
+        prompt = request.messages[-1]["content"]
+        places = _rule_places(prompt.split("## Clause ")[0], names)
+        judgements = []
+        for block in prompt.split("## Clause ")[1:]:
+            number, *lines = block.split("## Request")[0].strip().split("\n")
+            ids = (
+                next(line for line in lines if line.startswith("Rules: ")).removeprefix("Rules: ").split(", ")
+            )
+            clause = normalise(" ".join(line for line in lines if not line.startswith("Rules: ")))
+            violation = next((c for p, c in planted if p[:60] in clause or clause[:60] in p), None)
+            breached = next(
+                (
+                    rule_id
+                    for rule_id in ids
+                    for rule in (violation.rules if violation else ())
+                    if places.get(rule_id, ("", None, None))[0] == rule.target
+                    and (places[rule_id][1] in rule.pages or places[rule_id][2] in rule.sections)
+                ),
+                None,
+            )
+            judgements.append(
+                {
+                    "clause": int(number),
+                    "verdict": "breach" if breached else "complies",
+                    "rule": breached or ids[0],
+                    "severity": "High",
+                    "consequence": "",
+                    "suggestion": "",
+                }
+            )
+        return Reply.json({"judgements": judgements})
+
+    return judge
+
+
+def _rule_places(listing: str, names: dict[str, str]) -> dict[str, tuple[str, int | None, str | None]]:
+    """Each listed rule id's target, page and section number, read off the prompt's rule list."""
+    places: dict[str, tuple[str, int | None, str | None]] = {}
+    target = ""
+    for line in listing.splitlines():
+        if line.startswith("### "):
+            # "### “Debian Policy Manual” (1)": the title between the quotes names the target.
+            target = names.get(line.removeprefix("### ").split("”")[0].lstrip("“"), "")
+        elif rule := _RULE.match(line):
+            where = rule.group(2)
+            page = _PAGE.search(where)
+            section = _SECTION.match(where)
+            places[rule.group(1)] = (
+                target,
+                int(page.group(1)) if page else None,
+                section.group(1) if section else None,
+            )
+    return places
+
+
+async def measure(corpus: Corpus, qdrant_dir: Path, *, oracle: bool = False) -> dict[str, Any]:
+    """Ingest the corpus, audit every source through the scripted model; tokens per source (and with
+    ``oracle``, what the audit found)."""
     embedder = MiniLMEmbedder()
     index = ChunkIndex(
         open_qdrant(None, path=qdrant_dir), model_id=embedder.model_id, dimension=embedder.dimension
@@ -71,7 +148,7 @@ async def measure(corpus: Corpus, qdrant_dir: Path) -> dict[str, Any]:
         chunks = await index.document_chunks(tenant_id=TENANT, user_id=USER, document_id=doc_id)
         chunk_chars[doc_id] = sum(len(c.text) for c in chunks) / max(1, len(chunks))
     results: dict[str, Any] = {}
-    async with ScriptedOpenAI(reply_for=judge_all) as server:
+    async with ScriptedOpenAI(reply_for=judge_by_gold(corpus.gold) if oracle else judge_all) as server:
         settings = Settings(_env_file=None, openai_api_key="bench", openai_base_url=server.base_url)
         llm = LLM.from_settings(settings)
         try:
@@ -94,6 +171,13 @@ async def measure(corpus: Corpus, qdrant_dir: Path) -> dict[str, Any]:
                     "first_build_prompt_tokens": _first_build_tokens(source, corpus, chunk_chars),
                     "seconds": round(seconds, 2),
                 }
+                if oracle:
+                    findings = read_findings(
+                        result.model_dump(mode="json") if result else None, answer.citations, corpus.sections
+                    )
+                    score = summarise([score_source(source, findings, corpus.gold.targets, seconds)])
+                    results[source.id]["found"] = f"{score['found']}/{score['violations']}"
+                    results[source.id]["flagged"] = f"{score['flagged']}/{score['compliant']}"
         finally:
             await llm.aclose()
             await index.aclose()
@@ -121,14 +205,17 @@ def main() -> None:
         type=Path,
         help="keep the ingested corpus in this directory between runs (as bench.audit_quality)",
     )
+    parser.add_argument(
+        "--oracle", action="store_true", help="judge by the gold: the model path's ceiling, end to end"
+    )
     args = parser.parse_args()
     corpus = load_corpus("all")
     if args.index is not None:
         args.index.mkdir(parents=True, exist_ok=True)
-        results = asyncio.run(measure(corpus, args.index))
+        results = asyncio.run(measure(corpus, args.index, oracle=args.oracle))
     else:
         with tempfile.TemporaryDirectory() as qdrant_dir:
-            results = asyncio.run(measure(corpus, Path(qdrant_dir)))
+            results = asyncio.run(measure(corpus, Path(qdrant_dir), oracle=args.oracle))
     print(
         f"{'source':<23}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
     )
@@ -136,6 +223,7 @@ def main() -> None:
         print(
             f"{name:<23}{r['mode']:<8}{r['calls']:>6}{r['clauses_checked']:>9}{r['clauses_sent']:>6}"
             f"{r['prompt_tokens']:>9}{r['completion_tokens']:>8}{r['first_build_prompt_tokens']:>8}{r['seconds']:>7}"
+            + (f"  found {r['found']}" if "found" in r else "")
         )
     print(
         "prompt/compl.: tokens sent and received by the audit; first: the first build's prompt for the same request."

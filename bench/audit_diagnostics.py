@@ -147,6 +147,8 @@ def _count(
         if gold.label != "violation":
             counts["compliant"] += 1
             counts["compliant_flagged"] += bool(flagged)
+            for reading in {b.verdict.reading for b in flagged}:
+                counts[f"compliant flagged by: {reading}"] += 1
             if show and flagged:
                 print(f"\n[{gold.id} compliant, flagged] {gold.text[:150]}")
                 for breach in flagged:

@@ -2,7 +2,15 @@
 
 import pytest
 
-from actions.audit.quantities import Quantity, breaks_limit, depth, path_within, paths, quantities
+from actions.audit.quantities import (
+    Quantity,
+    breaks_limit,
+    depth,
+    path_within,
+    paths,
+    quantities,
+    same_area,
+)
 
 
 def one(text: str) -> Quantity:
@@ -133,10 +141,30 @@ def test_a_path_lies_within_itself_and_its_parents_only() -> None:
     assert not path_within("/usr/localbin", "/usr/local")
 
 
-@pytest.mark.parametrize("area", ["/opt/<package>/bin", "/opt/{name}/bin", "/opt/*/bin", "/opt/PACKAGE/bin"])
+@pytest.mark.parametrize(
+    "area", ["/opt/<package>/bin", "/opt/{name}/bin", "/opt/*/bin", "/opt/PACKAGE/bin", "/opt/package/bin"]
+)
 def test_a_placeholder_segment_matches_any_name(area: str) -> None:
     assert path_within("/opt/acme-agent/bin/agentctl", area)
     assert not path_within("/opt/acme-agent/lib/libagent.so", area)
+
+
+def test_the_manuals_plain_package_names_any_package_and_keeps_its_extension_free() -> None:
+    # Debian's manuals write the package's name as "package": "/var/log/package.log".
+    assert path_within("/var/log/acme", "/var/log/package.log")
+    assert path_within("/usr/share/doc/acme/copyright", "/usr/share/doc/package/copyright")
+    assert not path_within("/opt/acme/logs", "/var/log/package.log")
+    assert not path_within("/usr/share/doc/packages/acme", "/usr/share/doc/package/copyright")
+
+
+def test_another_numbered_slot_of_a_kind_is_the_same_area_only_for_a_required_one() -> None:
+    # Games' manual pages go to man6; the tools' pages in man1 are not misplaced.
+    assert same_area("/usr/share/man/man1", "/usr/share/man/man6")
+    assert same_area("/usr/share/man/man1/acme.1.gz", "/usr/share/man/man6")
+    assert not path_within("/usr/share/man/man1", "/usr/share/man/man6")
+    assert not same_area("/usr/share/doc/man1", "/usr/share/man/man6")
+    assert not same_area("/usr/share/man/cat1", "/usr/share/man/man6")
+    assert same_area("/etc/opt/acme", "/etc/opt")
 
 
 def test_depth_counts_segments() -> None:

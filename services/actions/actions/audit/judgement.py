@@ -36,7 +36,7 @@ from actions.audit.polarity import (
     without_purpose,
 )
 from actions.audit.proposition import Proposition
-from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
+from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities, same_area
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
@@ -184,7 +184,8 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
     # say which one it forbids: polarity decides instead.
     if not areas or not used or (negative and len(areas) > 1):
         return None
-    inside = [p for p in used if any(path_within(p, area) for area in areas)]
+    within = path_within if negative else same_area
+    inside = [p for p in used if any(within(p, area) for area in areas)]
     where = ", ".join(areas)
     if negative:
         if inside and stance(clause) in ("does", "permits"):

@@ -52,8 +52,11 @@ _PATH = re.compile(rf"(?<![\w.:/<>])/\s?{_SEGMENT}(?:/\s?{_SEGMENT})*/?")
 _TURNED_AWAY = re.compile(
     r"\b(?:rather\s+than|instead\s+of|not(?:\s+\w+)?|never|no\s+longer|outside(?:\s+of)?)\s*$", re.I
 )
-# A segment that names any directory: <package>, {name}, *, PACKAGE.
-_PLACEHOLDER = re.compile(r"^(?:<.*>|\{.*\}|\*|[A-Z][A-Z_-]{2,})$")
+# A segment that names any directory or file: <package>, {name}, *, PACKAGE, and the manuals' plain
+# "package" ("/usr/share/doc/package", "/var/log/package.log": the package's own name).
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\{.*\}|\*|[A-Z][A-Z_-]{2,}|package(?:[-_]?name)?(?:\.\w+)?)$")
+# A numbered slot of a kind: "man6", "cat1", "rc3.d".
+_NUMBERED_SLOT = re.compile(r"^([a-z]+)\d+(\.\w+)?$")
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,25 @@ def path_within(path: str, area: str) -> bool:
     if len(inner) < len(outer):
         return False
     return all(bool(_PLACEHOLDER.match(o)) or o == i for o, i in zip(outer, inner, strict=False))
+
+
+def same_area(path: str, area: str) -> bool:
+    """True when ``path`` lies within ``area``, or within another numbered slot of the same kind
+    ("/usr/share/man/man1" for a rule about "/usr/share/man/man6": the games' section, not a
+    misplaced manual page)."""
+    if path_within(path, area):
+        return True
+    outer = [s for s in area.split("/") if s]
+    inner = [s for s in path.split("/") if s]
+    slot = _NUMBERED_SLOT.match(outer[-1]) if outer else None
+    if slot is None or len(inner) < len(outer):
+        return False
+    other = _NUMBERED_SLOT.match(inner[len(outer) - 1])
+    return (
+        other is not None
+        and other.groups() == slot.groups()
+        and path_within("/" + "/".join(inner[: len(outer) - 1]), "/" + "/".join(outer[:-1]))
+    )
 
 
 def depth(path: str) -> int:

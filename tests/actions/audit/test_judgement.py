@@ -623,3 +623,43 @@ def test_a_rare_verb_done_to_part_of_what_the_act_names_stays_a_polarity_reading
     )
 
     assert verdict is None or verdict.reading != "forbidden_act"
+
+
+# An area a rule keeps free of writes
+
+USR_READ_ONLY = "That means that /usr should be shareable between hosts and must not be written to."
+UNMODIFIED_DATA = (
+    "Any program or package which contains or requires data that doesn't need to be modified should "
+    "store that data in /usr/share."
+)
+
+
+@pytest.mark.parametrize("rule", [USR_READ_ONLY, UNMODIFIED_DATA])
+def test_writing_at_run_time_into_an_area_kept_free_of_writes_conflicts(rule: str) -> None:
+    verdict = judge(
+        "User-uploaded dashboards are saved at run time under /usr/share/acme/dashboards.",
+        rule,
+        "recommendation",
+        "should",
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "read_only")
+    assert "/usr/share/acme/dashboards" in verdict.rationale
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # Installing static data is what the area is for.
+        "Report templates and icons are installed under /usr/share/acme.",
+        # Writing elsewhere.
+        "Dashboards are saved under /var/lib/acme.",
+        # Refraining.
+        "The agent never writes to /usr/share/acme.",
+    ],
+)
+def test_no_read_only_conflict_without_a_write_into_the_area(clause: str) -> None:
+    verdict = judge(clause, USR_READ_ONLY, "recommendation", "should")
+
+    assert verdict is None or verdict.reading != "read_only" or not verdict.conflict

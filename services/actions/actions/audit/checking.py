@@ -32,6 +32,7 @@ FLAG: Final[dict[Reading, float]] = {
     # The clause does or allows a forbidden act by the rule's own, rare verb, and to all it names.
     "forbidden_act": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
+    "read_only": RELATED - 3.0,
     "required_path": RELATED,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.

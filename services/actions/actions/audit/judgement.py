@@ -51,6 +51,17 @@ Reading = Literal[
     "model",
 ]
 
+# An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
+_READ_ONLY: Final = re.compile(
+    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+be\s+(?:written|modified)|"
+    r"(?:doesn['’]t|does\s+not|do\s+not|don['’]t)\s+need\s+to\s+be\s+modified|purely\s+static)\b",
+    re.IGNORECASE,
+)
+_WRITES: Final = re.compile(
+    r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
+    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*)\b",
+    re.IGNORECASE,
+)
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
@@ -124,6 +135,7 @@ def judge(
     return (
         _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
+        or _by_read_only(clause, rule, said)
         or _by_path(clause, rule, after, negative, said)
         or _by_polarity(
             clause,
@@ -169,6 +181,25 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
         "sets_limit",
         f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
         f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
+    )
+
+
+def _by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule that keeps an area free of writes ("/usr … must not be written to", "/usr and /etc are
+    read-only", "data that doesn't need to be modified should store that data in /usr/share"), against a
+    clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
+    if not _READ_ONLY.search(rule) or not _WRITES.search(without_purpose(clause)):
+        return None
+    areas = sorted({p for p in paths(rule, affirmed_only=True) if p != "/"})
+    inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
+    if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
+        return None
+    return Verdict(
+        True,
+        "read_only",
+        f"{said}: {', '.join(areas)} holds data nothing writes; the clause writes to {', '.join(inside)}.",
+        "Write such data under /var (or wherever the rule's document puts changing data), or record why "
+        "the rule does not apply.",
     )
 
 

@@ -4,7 +4,9 @@ Readings, the most specific that applies deciding:
 1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
-2. paths in both, where both speak of placing things (install, put, write, store…): the clause puts
+2. an area a rule keeps free of writes ("/usr … must not be written to") and a clause that writes
+   into it at run time;
+   paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
    requires (must, should) against a clause that denies, omits or waives its act; what the rule
@@ -43,6 +45,7 @@ from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 Reading = Literal[
     "quantity",
     "sets_limit",
+    "read_only",
     "forbidden_act",
     "forbidden_path",
     "required_path",

@@ -2,7 +2,7 @@
 
 from actions.audit.checking import FLAG, MARGIN, RELATED, check_target
 from actions.audit.clauses import Clause
-from actions.audit.matching import Candidate
+from actions.audit.matching import JUDGED, Candidate
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import Modality
 from policypal.vectorstore import RulePoint
@@ -142,6 +142,25 @@ def test_a_figure_past_a_limit_stands_against_a_higher_rule_the_clause_merely_do
 
     (breach,) = check.breaches
     assert (breach.candidate, breach.verdict.reading) == (conflicting, "quantity")
+
+
+def test_a_rule_against_further_restrictions_is_judged_beyond_the_ranks_the_judgement_reads() -> None:
+    no_further = rule(
+        7,
+        "You may not impose any further restrictions on the exercise of the rights granted.",
+        "prohibition",
+        "may not",
+    )
+    restricting = clause("Customers may not pass copies of the firmware on to third parties.")
+    unrelated = [
+        candidate(rule(10 + i, f"Records must be kept for {i} years.", "obligation", "must"), 1.0)
+        for i in range(JUDGED)
+    ]
+
+    check = check_target([restricting], [[*unrelated, candidate(no_further, -5.0)]], GDPR, rules=JUDGED + 1)
+
+    (breach,) = check.breaches
+    assert (breach.rule, breach.verdict.reading) == (no_further, "further_restriction")
 
 
 def test_a_clause_with_no_candidate_standing_at_RELATED_is_ungoverned() -> None:  # noqa: N802

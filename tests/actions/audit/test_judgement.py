@@ -663,3 +663,19 @@ def test_no_read_only_conflict_without_a_write_into_the_area(clause: str) -> Non
     verdict = judge(clause, USR_READ_ONLY, "recommendation", "should")
 
     assert verdict is None or verdict.reading != "read_only" or not verdict.conflict
+
+
+# Further restrictions
+
+
+def test_a_clause_restricting_recipients_breaks_a_rule_against_further_restrictions() -> None:
+    verdict = judge(
+        "Customers who receive the router may not pass copies of the firmware on to third parties.",
+        "You may not impose any further restrictions on the exercise of the rights granted under this License.",
+        "prohibition",
+        "may not",
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "further_restriction")
+    assert "pass copies of the firmware on" in verdict.rationale

@@ -170,6 +170,29 @@ def test_at_most_limit_candidates_most_related_first() -> None:
     assert [c.relatedness for c in first] == sorted((c.relatedness for c in first), reverse=True)
 
 
+def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts() -> None:
+    no_further = rule(
+        3,
+        "You may not impose any further restrictions on the exercise of the rights granted.",
+        "prohibition",
+    )
+    stored = [
+        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
+        for i in range(3)
+    ]
+    target = TargetRules.of([*stored, StoredRule(rule=no_further, vector=unit(0, 0, 1))])
+
+    restricting, granting = governing_rules(
+        ["Customers may not pass copies of the firmware on.", "Customers may copy the firmware."],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in restricting] == [0, 1, 3]
+    assert [c.rule.rule_index for c in granting] == [0, 1]
+
+
 def test_a_limit_above_the_number_of_rules_returns_every_rule() -> None:
     target = TargetRules.of(
         [StoredRule(rule=USR_LOCAL, vector=unit(1, 0)), StoredRule(rule=LOGS, vector=unit(0, 1))]

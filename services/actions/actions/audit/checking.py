@@ -10,6 +10,7 @@ governs it most, not against whatever rule it can be made to contradict. A claus
 stands out for (``RELATED``) has no governing rule there.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -18,6 +19,7 @@ from actions.audit.clauses import Clause
 from actions.audit.judgement import Reading, Verdict, judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate
+from actions.audit.restrictions import forbids_further_restrictions
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding
@@ -33,6 +35,8 @@ FLAG: Final[dict[Reading, float]] = {
     "forbidden_act": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     "read_only": RELATED - 3.0,
+    # Matched by what the clause does, not by relatedness (``restrictions``): any standing.
+    "further_restriction": -math.inf,
     "required_path": RELATED,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
@@ -98,7 +102,8 @@ def check_target(
     for clause, found in zip(clauses, candidates, strict=True):
         judged = [
             (c, v)
-            for rank, c in enumerate(found[:JUDGED])
+            for rank, c in enumerate(found)
+            if rank < JUDGED or forbids_further_restrictions(c.rule.text)
             if c.standing >= lowest
             and (v := governing_verdict(clause, c, weights, lexicon))
             and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more", "forbidden_act"))

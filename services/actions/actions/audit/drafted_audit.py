@@ -18,6 +18,7 @@ from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.judgement import Verdict
 from actions.audit.matching import Candidate, Matched
+from actions.audit.restrictions import forbids_further_restrictions
 from actions.drafting import document_name
 from actions.organisation import with_organisation
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage
@@ -157,7 +158,9 @@ def shared_rule_batches(items: Sequence[ShownClause]) -> list[list[ShownClause]]
 def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     """The candidate rules of one target a model is asked to judge a clause against."""
     binding = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
-    return binding[:RULES_PER_TARGET]
+    # A rule against further restrictions is matched to a restricting clause by what it does.
+    extra = [c for c in candidates[RULES_PER_TARGET:] if forbids_further_restrictions(c.rule.text)]
+    return binding[:RULES_PER_TARGET] + [c for c in extra if c not in binding[:RULES_PER_TARGET]]
 
 
 def _prompt(

@@ -1,6 +1,8 @@
 """The offline verdict on a clause and a rule that governs it: does the clause break the rule?
 
 Readings, the most specific that applies deciding:
+0. a rule against further restrictions on the rights granted, against a clause that restricts what
+   recipients may do with the work (``restrictions``);
 1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
@@ -39,6 +41,7 @@ from actions.audit.polarity import (
 )
 from actions.audit.proposition import Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities, same_area
+from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
@@ -46,6 +49,7 @@ Reading = Literal[
     "quantity",
     "sets_limit",
     "read_only",
+    "further_restriction",
     "forbidden_act",
     "forbidden_path",
     "required_path",
@@ -136,7 +140,8 @@ def judge(
     said = f"The rule says “{modal_words}”"
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     return (
-        _by_quantity(clause, rule, negative, said)
+        _by_further_restriction(clause, rule, said)
+        or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or _by_read_only(clause, rule, said)
         or _by_path(clause, rule, after, negative, said)
@@ -184,6 +189,23 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
         "sets_limit",
         f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
         f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
+    )
+
+
+def _by_further_restriction(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule against further restrictions on the rights granted, against a clause restricting what
+    recipients may do with the work (``restrictions``)."""
+    if not forbids_further_restrictions(rule):
+        return None
+    restricted = restriction_of(clause)
+    if restricted is None:
+        return None
+    return Verdict(
+        True,
+        "further_restriction",
+        f"{said} (it forbids further restrictions on the rights granted); the clause restricts "
+        f"“{restricted}”.",
+        "Drop the restriction, or record why the rule does not apply.",
     )
 
 

@@ -25,6 +25,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from policypal.contracts import ResolvedDocument
 from policypal.rules import is_binding
 from policypal.vectorstore import RulePoint, StoredRule
@@ -133,7 +134,8 @@ def governing_rules(
     *,
     limit: int = CANDIDATES,
 ) -> list[list[Candidate]]:
-    """For each clause, the ``limit`` most related rules of ``target``, most related first."""
+    """For each clause, the ``limit`` most related rules of ``target``, most related first, and for a
+    clause that restricts what recipients may do, the target's rules against further restrictions."""
     if not target.rules or not clauses:
         return [[] for _ in clauses]
     similarity = clause_vectors @ target.vectors.T
@@ -143,9 +145,15 @@ def governing_rules(
     standing = standings(relatedness)
     found: list[list[Candidate]] = []
     top = min(limit, len(target.rules))
+    # A rule against further restrictions governs every clause that restricts (``restrictions``).
+    against_restrictions = [
+        j for j, rule in enumerate(target.rules) if forbids_further_restrictions(rule.text)
+    ]
     for i in range(len(clauses)):
         best = np.argpartition(-relatedness[i], top - 1)[:top]
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
+        if against_restrictions and restriction_of(clauses[i]):
+            ordered += [j for j in against_restrictions if j not in ordered]
         found.append(
             [
                 Candidate(

@@ -1,0 +1,82 @@
+"""Restrictions a licence forbids, and the clauses that impose them.
+
+"You may not impose any further restrictions on the exercise of the rights granted" is broken by a
+clause that restricts what the work's recipients may do with it ("Customers may not pass copies of the
+firmware on", "redistribution requires our written approval", "released with an added clause that
+forbids commercial use"). Such a clause shares no words with the rule, and its meaning is far from
+"the exercise of the rights granted", so matching would not find the rule: it governs every clause
+that restricts a recipient's use of the work, and is matched to each such clause (``matching``).
+
+A restriction on the company's own staff ("Engineers must not distribute builds without the source")
+is the company keeping the licence, not restricting its recipients, and is not read as one.
+"""
+
+import re
+from typing import Final
+
+from policypal.rules import modal_cue
+
+# The rule: a prohibition of further restrictions on the rights the document grants.
+_FORBIDS_FURTHER: Final = re.compile(
+    r"\b(?:impos|add|plac)\w*\s+(?:any\s+)?(?:further|additional|other|new)?\s*"
+    r"(?:restrictions?|conditions?|limitations?)\s+on\s+(?:the\s+)?"
+    r"(?:exercise|rights?|recipients?|licensees?|users?|freedoms?)\b",
+    re.IGNORECASE,
+)
+# Whom a restriction binds: those who receive the work.
+_RECIPIENT: Final = re.compile(
+    r"\b(?:customers?|users?|end[- ]users?|recipients?|licensees?|buyers?|purchasers?|partners?|resellers?|"
+    r"distributors?|third[- ]part(?:y|ies)|anyone|clients?)\b",
+    re.IGNORECASE,
+)
+# A term of the company's own added to the licence restricts every recipient.
+_ADDED_TERM: Final = re.compile(
+    r"\b(?:added|extra|additional|further|own)\s+(?:clause|term|condition|restriction)s?\b", re.IGNORECASE
+)
+# What a recipient may do with the work.
+_RIGHT: Final = re.compile(
+    r"\b(?:cop(?:y|ies|ying|ied)|(?:re)?distribut\w*|convey\w*|shar(?:e|es|ed|ing)|modif\w*|"
+    r"pass(?:es|ed|ing)?\s+(?:\w+\s+){0,4}?on|sell\w*|resell\w*|publish\w*|adapt\w*|fork\w*|"
+    r"(?:commercial\s+)?use)\b",
+    re.IGNORECASE,
+)
+_APPROVAL: Final = re.compile(
+    r"\brequir\w*\s+(?:our\s+|prior\s+|written\s+|explicit\s+)*(?:approval|permission|consent|authori[sz]ation)\b",
+    re.IGNORECASE,
+)
+_FORBIDDING: Final = re.compile(
+    r"\b(?:forbids?|prohibits?|bans?|disallows?)\b|" + _APPROVAL.pattern, re.IGNORECASE
+)
+
+
+# The work the rights are about (a password or a badge is no work a licence grants rights in).
+_WORK: Final = re.compile(
+    r"\b(?:software|firmware|programs?|code|binar(?:y|ies)|sources?|cop(?:y|ies)|librar(?:y|ies)|"
+    r"applications?|works?|releases?|versions?|packages?|images?|builds?|tools?|sdks?|gpl|licen[cs]es?)\b",
+    re.IGNORECASE,
+)
+
+
+def forbids_further_restrictions(rule: str) -> bool:
+    """Whether ``rule`` forbids imposing further restrictions on the rights its document grants."""
+    return bool(_FORBIDS_FURTHER.search(rule))
+
+
+def restriction_of(clause: str) -> str | None:
+    """The words by which ``clause`` restricts what recipients may do with the work, else None."""
+    cue = modal_cue(clause)
+    forbidding = _FORBIDDING.search(clause)
+    approval = _APPROVAL.search(clause)
+    if cue is not None and cue.modality == "prohibition":
+        at = cue.start
+    elif forbidding is not None:
+        at = forbidding.start()
+    else:
+        return None
+    # Whom it binds: named recipients, a term added to the licence, or anyone who must ask first.
+    binds_recipients = _RECIPIENT.search(clause) or _ADDED_TERM.search(clause) or approval
+    if not binds_recipients or not _WORK.search(clause):
+        return None
+    # The right restricted is the one the prohibition governs: "… forbids commercial use".
+    right = _RIGHT.search(clause, at) or _RIGHT.search(clause)
+    return right.group(0) if right else None

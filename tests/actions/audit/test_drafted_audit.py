@@ -77,3 +77,23 @@ def test_a_batch_is_filled_even_when_no_clause_shares_a_rule() -> None:
         list(range(1, BATCH + 1)),
         [BATCH + 1],
     ]
+
+
+def test_a_rule_against_further_restrictions_is_shown_whatever_its_standing() -> None:
+    no_further = rule_point(
+        99,
+        "You may not impose any further restrictions on the exercise of the rights granted.",
+        "prohibition",
+        "may not",
+    )
+    found = [
+        *(candidate(i, 3.0 - i / 10) for i in range(1, RULES_PER_TARGET + 2)),
+        Candidate(
+            rule=no_further, relatedness=0.1, similarity=0.1, term_share=0.0, standing=SHOWN_TO_MODEL - 3
+        ),
+    ]
+
+    shown = shown_to_model(found)
+
+    assert len(shown) == RULES_PER_TARGET + 1
+    assert shown[-1].rule == no_further

@@ -46,7 +46,8 @@ JUDGE_INSTRUCTIONS = (
     "You audit a company's text against regulations. The rules of the target documents that may govern "
     "the clauses are listed first (ids R1, R2, …) under their document's name, each with its section, page "
     "and wording; each numbered clause of the audited source then names the ids of the rules that may "
-    "govern it. For every clause decide whether it breaches one of its own listed rules: it does what a rule forbids, or denies, omits or contradicts what a rule requires, or states a figure, "
+    "govern it. For every clause decide whether it breaches one of its own listed rules: it does what a "
+    "rule forbids, or denies, omits or contradicts what a rule requires, or states a figure, "
     "deadline or location the rule does not allow. A rule that is not about what the clause says does "
     "not govern it. Reply in JSON with one judgement per clause: clause (its number), verdict (breach, "
     "complies, or not_governed), rule (the id of the breached rule, or of the rule it complies with; "
@@ -157,10 +158,11 @@ def shared_rule_batches(items: Sequence[ShownClause]) -> list[list[ShownClause]]
 
 def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     """The candidate rules of one target a model is asked to judge a clause against."""
-    binding = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
-    # A rule against further restrictions is matched to a restricting clause by what it does.
-    extra = [c for c in candidates[RULES_PER_TARGET:] if forbids_further_restrictions(c.rule.text)]
-    return binding[:RULES_PER_TARGET] + [c for c in extra if c not in binding[:RULES_PER_TARGET]]
+    shown = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
+    shown = shown[:RULES_PER_TARGET]
+    # A rule against further restrictions is matched to a restricting clause by what it does, not by
+    # how related it is (``restrictions``): it is shown whatever its standing.
+    return shown + [c for c in candidates if forbids_further_restrictions(c.rule.text) and c not in shown]
 
 
 def _prompt(

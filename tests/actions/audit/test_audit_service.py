@@ -274,14 +274,15 @@ async def test_a_ready_document_gets_its_rules_before_an_audit_needs_them(
         assert {s.rule.document_rules for s in stored} == {len(stored)}
 
 
-def _rules_by_document(prompt: str) -> list[tuple[str, str]]:
-    """The rules a judgement prompt listed, each under the heading of its document."""
+def _listed_rules(prompt: str) -> list[tuple[str, str, str]]:
+    """The rules a judgement prompt listed: the heading of their document, their id and the rest."""
     document, listed = "", []
     for line in prompt.split("## Clause ")[0].splitlines():
         if line.startswith("### "):
             document = line.removeprefix("### ")
         elif line.startswith("- R"):
-            listed.append((document, line.split(" ", 2)[2]))
+            _, rule_id, rest = line.split(" ", 2)
+            listed.append((document, rule_id, rest))
     return listed
 
 
@@ -343,7 +344,7 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     shown = _clause_and_rules(first.messages[-1]["content"])
     # A rule several clauses may breach is listed once, and each of them names it by its id; rules of
     # the two versions of the regulation are told apart by their version.
-    listed = _rules_by_document(first.messages[-1]["content"])
+    listed = [(document, rest) for document, _, rest in _listed_rules(first.messages[-1]["content"])]
     assert len(listed) == len(set(listed))
     assert {document for document, _ in listed} == {
         document_name(reg24.resolved),
@@ -370,17 +371,6 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     )
 
 
-def _rule_ids_by_document(prompt: str) -> dict[str, list[str]]:
-    """The ids a judgement prompt listed, by the heading of their document."""
-    document, ids = "", {}
-    for line in prompt.split("## Clause ")[0].splitlines():
-        if line.startswith("### "):
-            document = line.removeprefix("### ")
-        elif line.startswith("- R"):
-            ids.setdefault(document, []).append(line.split(" ", 2)[1])
-    return ids
-
-
 async def test_llm_a_clause_breaching_rules_of_two_targets_is_a_finding_in_each(
     harness: WorkerHarness,
     library: Library,
@@ -392,7 +382,9 @@ async def test_llm_a_clause_breaching_rules_of_two_targets_is_a_finding_in_each(
 
     def breach_both(request: RecordedRequest) -> Reply:
         prompt = request.messages[-1]["content"]
-        ids = _rule_ids_by_document(prompt)
+        ids: dict[str, list[str]] = {}
+        for document, rule_id, _ in _listed_rules(prompt):
+            ids.setdefault(document, []).append(rule_id)
         first, second = ids[document_name(reg24.resolved)][0], ids[document_name(reg25.resolved)][0]
         clause = _clause_naming(prompt, first, second)
         return Reply.json(

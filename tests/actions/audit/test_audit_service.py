@@ -297,6 +297,25 @@ def _clause_and_rules(prompt: str) -> dict[int, tuple[str, dict[str, str]]]:
     return shown
 
 
+async def _audit_email(
+    harness: WorkerHarness, library: Library, embedder: MiniLMEmbedder, llm: LLM
+) -> dict[str, Any]:
+    """The terminal event of an audit of the e-mail against both versions of the regulation."""
+    index, (_, reg24, reg25) = library
+    broker = await harness.start(index, embedder, llm=llm)
+    event = request(
+        TENANT,
+        "audit",
+        "Audit this email",
+        [reg24, reg25],
+        source_text=EMAIL,
+        target_document_ids=["reg24", "reg25"],
+    )
+    await harness.ask(broker, event)
+    body: dict[str, Any] = await harness.terminal(TENANT)
+    return body
+
+
 async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     harness: WorkerHarness,
     library: Library,
@@ -304,7 +323,7 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
     openai_server: ScriptedOpenAI,
     llm: LLM,
 ) -> None:
-    index, (_, reg24, reg25) = library
+    _, (_, reg24, reg25) = library
     judgements = {
         "judgements": [
             {
@@ -325,17 +344,7 @@ async def test_llm_text_audit_judges_candidate_pairs_and_quotes_them_verbatim(
         Reply(content='{"judgements": [', prompt_tokens=900, completion_tokens=5),
         Reply(content=json.dumps(judgements), prompt_tokens=1000, completion_tokens=120),
     )
-    broker = await harness.start(index, embedder, llm=llm)
-    event = request(
-        TENANT,
-        "audit",
-        "Audit this email",
-        [reg24, reg25],
-        source_text=EMAIL,
-        target_document_ids=["reg24", "reg25"],
-    )
-    await harness.ask(broker, event)
-    body = await harness.terminal(TENANT)
+    body = await _audit_email(harness, library, embedder, llm)
 
     first, correction = openai_server.requests
     assert first.body["response_format"]["json_schema"]["name"] == "ClauseJudgements"
@@ -378,7 +387,7 @@ async def test_llm_a_clause_breaching_rules_of_two_targets_is_a_finding_in_each(
     openai_server: ScriptedOpenAI,
     llm: LLM,
 ) -> None:
-    index, (_, reg24, reg25) = library
+    _, (_, reg24, reg25) = library
 
     def breach_both(request: RecordedRequest) -> Reply:
         prompt = request.messages[-1]["content"]
@@ -405,17 +414,7 @@ async def test_llm_a_clause_breaching_rules_of_two_targets_is_a_finding_in_each(
         )
 
     openai_server.reply_for = breach_both
-    broker = await harness.start(index, embedder, llm=llm)
-    event = request(
-        TENANT,
-        "audit",
-        "Audit this email",
-        [reg24, reg25],
-        source_text=EMAIL,
-        target_document_ids=["reg24", "reg25"],
-    )
-    await harness.ask(broker, event)
-    body = await harness.terminal(TENANT)
+    body = await _audit_email(harness, library, embedder, llm)
 
     result = AuditResult.model_validate(body["result"])
     assert sorted(f.target_doc_id for f in result.findings) == ["reg24", "reg25"]
@@ -440,19 +439,9 @@ async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(
     openai_server: ScriptedOpenAI,
     impatient_llm: LLM,
 ) -> None:
-    index, (_, reg24, reg25) = library
+    _, (_, reg24, reg25) = library
     openai_server.enqueue(Reply.slow(1.0), Reply.slow(1.0))
-    broker = await harness.start(index, embedder, llm=impatient_llm)
-    event = request(
-        TENANT,
-        "audit",
-        "Audit this email",
-        [reg24, reg25],
-        source_text=EMAIL,
-        target_document_ids=["reg24", "reg25"],
-    )
-    await harness.ask(broker, event)
-    body = await harness.terminal(TENANT)
+    body = await _audit_email(harness, library, embedder, impatient_llm)
 
     assert [r.body["response_format"]["json_schema"]["name"] for r in openai_server.requests] == [
         "ClauseJudgements"

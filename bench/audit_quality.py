@@ -15,7 +15,7 @@ is then audited by ``actions.audit.auditing.audit`` exactly as the worker calls 
 public output is read (``ActionAnswer.result``, an ``AuditResult``, as clients read its JSON, and ``.citations``), so the
 bench keeps working when the audit is rewritten. Scoring: ``bench.audit_corpus.scoring``.
 
-Splits: ``dev`` (5 sources) is what to look at while tuning; ``held-out`` (3 sources) exists so that
+Splits: ``dev`` (6 sources) is what to look at while tuning; ``held-out`` (3 sources) exists so that
 the audit is not tuned on everything: do not read its sources or gold, and report it separately.
 ``--show`` prints each dev source's clauses and findings; it never prints held-out ones.
 

@@ -5,6 +5,6 @@
   documents with planted violations and compliant clauses) and the gold (``gold.json``).
 - ``scoring``: how findings are matched to planted clauses and gold rules, and the metrics.
 
-The sources are split into ``dev`` (5 sources, to look at while tuning) and ``held-out`` (the
+The sources are split into ``dev`` (6 sources, to look at while tuning) and ``held-out`` (the
 others, reported separately and not to be read or tuned on).
 """

@@ -193,6 +193,20 @@ def test_release_notes_pages_are_boilerplate() -> None:
     assert flagged_pages(with_ordinary_pages({9: notes})) == {9}
 
 
+def test_pages_under_a_release_heading_of_the_outline_are_boilerplate_without_one_on_the_page() -> None:
+    # A long version's notes run over pages that show no heading; the outline still names the version.
+    pages = with_ordinary_pages({})
+    sections = (
+        ["Binary packages"] * 9 + ["Upgrading checklist › Version 4.0.0"] * 2 + ["Change Logs › Concepts"]
+    )
+
+    chunks = chunks_of(pages, sections=sections)
+    flagged = {chunk.page for chunk in chunks if chunk.chunk_index in boilerplate_chunks(chunks)}
+
+    # Rules about writing change logs are rules, not the document's own notes.
+    assert flagged == {10, 11}
+
+
 def test_a_page_mentioning_a_changelog_entry_mid_paragraph_is_not_boilerplate() -> None:
     page = (
         "Every upload that fixes a security bug must close that bug with a\n"

@@ -163,6 +163,21 @@ def test_a_rule_against_further_restrictions_is_judged_beyond_the_ranks_the_judg
     assert (breach.rule, breach.verdict.reading) == (no_further, "further_restriction")
 
 
+def test_a_write_into_an_area_kept_free_of_writes_stands_against_a_higher_rule_merely_not_denied() -> None:
+    crontab = rule(
+        8, "Packages must not modify the configuration file /etc/crontab.", "prohibition", "must not"
+    )
+    cron_daemon = rule(9, "The cron daemon must support /etc/crontab entries.", "obligation", "must")
+    text = clause("The postinst adds a line for the health report to /etc/crontab.")
+
+    check = check_target(
+        [text], [[candidate(cron_daemon, STRONG + MARGIN + 1.0), candidate(crontab, STRONG)]], GDPR, rules=6
+    )
+
+    (breach,) = check.breaches
+    assert (breach.rule, breach.verdict.reading) == (crontab, "read_only")
+
+
 def test_a_clause_with_no_candidate_standing_at_RELATED_is_ungoverned() -> None:  # noqa: N802
     agrees = clause("Customer records are encrypted at rest with AES-256.")
 

@@ -20,3 +20,22 @@ def test_a_statement_with_a_colon_inside_is_still_a_clause() -> None:
     text = "Note: every package is signed by the release key before upload."
 
     assert len(text_clauses(text)) == 1
+
+
+def test_a_pasted_e_mails_header_lines_are_not_clauses() -> None:
+    text = (
+        "From: Priya Raman <priya@example.com>\n"
+        "To: Packaging and Operations\n"
+        "Subject: kestrel-agent 3.2 packaging changes\n\n"
+        "The postinst adds a line for the health report to /etc/crontab."
+    )
+
+    assert [c.text for c in text_clauses(text)] == [
+        "The postinst adds a line for the health report to /etc/crontab."
+    ]
+
+
+def test_a_file_name_ending_in_a_letter_ends_its_sentence() -> None:
+    text = "Maintainer scripts restart the agent through invoke-rc.d. After an upgrade the postinst calls it directly."
+
+    assert len(text_clauses(text)) == 2

@@ -679,3 +679,69 @@ def test_a_clause_restricting_recipients_breaks_a_rule_against_further_restricti
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "further_restriction")
     assert "pass copies of the firmware on" in verdict.rationale
+
+
+# What a rule turns away from, and what a clause says is not there
+
+INVOKE_RC_D = (
+    "The package maintainer scripts must use invoke-rc.d to invoke the /etc/init.d/* init scripts "
+    "instead of calling them directly."
+)
+
+
+def test_what_a_rule_turns_away_from_is_ruled_out() -> None:
+    verdict = verdict_of(
+        "After an upgrade the postinst restarts the agent by calling /etc/init.d/acme restart directly.",
+        INVOKE_RC_D,
+        "obligation",
+        "must",
+    )
+
+    assert verdict.conflict
+    assert "calling" in verdict.rationale
+
+
+def test_a_clause_doing_the_alternative_a_rule_requires_agrees() -> None:
+    for clause in (
+        "Maintainer scripts start and stop the agent through invoke-rc.d.",
+        "Maintainer scripts start services through invoke-rc.d rather than by calling the scripts in "
+        "/etc/init.d directly.",
+    ):
+        verdict = judge(clause, INVOKE_RC_D, "obligation", "must")
+        assert verdict is None or not verdict.conflict, clause
+
+
+def test_a_prohibition_forbids_its_act_not_the_alternative_it_requires() -> None:
+    verdict = judge(
+        "Maintainer scripts start and stop the agent through invoke-rc.d.",
+        "Packages must not call /etc/init.d scripts directly, and instead must always use invoke-rc.d.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
+def test_options_a_clause_says_are_not_implemented_are_left_out() -> None:
+    verdict = verdict_of(
+        "The init script understands start and stop; restart and force-reload are not implemented yet.",
+        "The start, stop, restart, and force-reload options should be supported by all init scripts.",
+        "recommendation",
+        "should",
+    )
+
+    assert verdict.conflict
+    assert "restart" in verdict.rationale
+
+
+def test_adding_to_a_file_a_rule_forbids_modifying_conflicts() -> None:
+    rule = "Packages must not modify the configuration file /etc/crontab."
+
+    added = judge(
+        "The postinst adds a line for the health report to /etc/crontab.", rule, "prohibition", "must not"
+    )
+    elsewhere = judge("The package installs a file in /etc/cron.d.", rule, "prohibition", "must not")
+
+    assert added is not None
+    assert (added.conflict, added.reading) == (True, "read_only")
+    assert elsewhere is None or not elsewhere.conflict

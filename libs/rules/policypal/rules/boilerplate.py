@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from policypal.rules.document_pages import DocumentPage, document_pages
+from policypal.rules.statement_sections import LEVELS
 from policypal.rules.statements import is_contents_line
 from policypal.vectorstore import ChunkPoint
 
@@ -55,6 +56,15 @@ def boilerplate_chunks(chunks: Sequence[ChunkPoint]) -> set[int]:
         position = page.page - first_page
         if page_is_boilerplate(page, first=position == 0, front=position < front):
             flagged.update(placed.chunk.chunk_index for placed in page.chunks)
+    # A passage under a release heading of the document's own structure ("Upgrading checklist ›
+    # Version 4.0.0") is release notes, whatever its page shows: a page in the middle of a long
+    # version's notes carries no heading at all.
+    flagged.update(
+        placed.chunk.chunk_index
+        for page in pages
+        for placed in page.chunks
+        if _under_release_heading(placed.chunk.section)
+    )
     unpaged = [placed.chunk for p in pages if p.page is None for placed in p.chunks]
     for position, chunk in enumerate(sorted(unpaged, key=lambda c: c.chunk_index)):
         if _about_document(chunk.section or "") or (position < 2 and _is_notice(chunk.text)):
@@ -81,6 +91,12 @@ def page_is_boilerplate(page: DocumentPage, *, first: bool, front: bool) -> bool
     if first and len(_WORD.findall(page.text)) < TITLE_PAGE_WORDS:
         return True
     return front and _is_notice(page.text)
+
+
+def _under_release_heading(section: str | None) -> bool:
+    """Whether a level of the section path below the top one is a release heading ("Version 4.0.0")."""
+    levels = section.split(LEVELS)[1:] if section else []
+    return any(_RELEASE_HEADING.match(level.strip()) for level in levels)
 
 
 def _about_document(heading: str) -> bool:

@@ -38,8 +38,11 @@ _TERMINAL = (".", "!", "?", ":", ";")
 _SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*(?P<note>\d{1,2})?(?=\s+[\"“‘(\[A-Z0-9])")
 # Abbreviations a sentence never ends on, and those that stand before a number ("Art. 5", "No. 3"):
 # "the state of the art. They…" and "500 ms. Clients…" do end there.
+# An initial is a capital standing alone ("J. Smith", "U.S. law"); a lower-case letter after a dot ends a
+# file name ("through invoke-rc.d. After an upgrade …"), and the sentence with it.
 _ABBREVIATION = re.compile(
-    r"(?:(?<![/.\w-])(?:e\.g|i\.e|etc|cf|vs|viz|approx|mr|mrs|dr|inc|ltd)|\b[A-Z])\.$", re.IGNORECASE
+    r"(?:(?<![/.\w-])(?:e\.g|i\.e|etc|cf|vs|viz|approx|mr|mrs|dr|inc|ltd)|(?-i:(?<![\w/.-])[A-Z](?:\.[A-Z])*))\.$",
+    re.IGNORECASE,
 )
 _NUMBERING = re.compile(r"(?<![/.\w-])(?:art|no|nr|sec|ch|pp|vol|fig|para)\.$", re.IGNORECASE)
 _FOOTNOTE_AT_END = re.compile(r"(?<=[.!?\"”’')\]])\d{1,2}$")

@@ -153,9 +153,9 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     if not conflicts:
         return []
     worst = conflicts[0]
-    # A polarity agreement is only the absence of a denial: it outweighs another polarity reading,
-    # not a figure, a limit or a path the clause itself states.
-    specific = worst[1].reading in ("quantity", "sets_limit")
+    # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
+    # path, not a figure, a limit or a write into an area kept free of writes that the clause states.
+    specific = worst[1].reading in ("quantity", "sets_limit", "read_only")
     agreeing = [
         c.standing
         for c, v in judged

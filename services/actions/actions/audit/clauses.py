@@ -15,6 +15,8 @@ from policypal.vectorstore import ChunkPoint
 
 # "Term: a/an/the …", a glossary entry.
 _DEFINITION: Final = re.compile(r"^[\w .'’/-]{1,40}:\s+(?:a|an|the)\s", re.IGNORECASE)
+# "To: Packaging and Operations", "Subject: …": a pasted e-mail's header lines.
+_MAIL_HEADER: Final = re.compile(r"^(?:from|to|cc|bcc|reply-to|subject|date|sent)\s*:", re.IGNORECASE)
 #: More clauses than this are not checked (about 120 pages of policy): the report says how many were.
 MAX_CLAUSES: Final = 3000
 
@@ -56,7 +58,8 @@ def policy_clauses(chunks: Sequence[ChunkPoint]) -> list[Clause]:
 
 
 def _is_claim(plain: str) -> bool:
-    """A statement: not a question, a lead-in ("Download notes:") or a glossary entry ("Binary
-    package: the .deb file that…"), which define words rather than state a practice."""
+    """A statement: not a question, a lead-in ("Download notes:"), a glossary entry ("Binary
+    package: the .deb file that…"), which define words rather than state a practice, or an e-mail's
+    header line."""
     text = plain.strip()
-    return not (text.endswith(("?", ":")) or _DEFINITION.match(text))
+    return not (text.endswith(("?", ":")) or _DEFINITION.match(text) or _MAIL_HEADER.match(text))

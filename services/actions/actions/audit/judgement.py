@@ -60,13 +60,15 @@ Reading = Literal[
 
 # An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
 _READ_ONLY: Final = re.compile(
-    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+be\s+(?:written|modified)|"
+    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+(?:be\s+(?:written|modified|altered|changed)|"
+    r"(?:modify|alter|edit|change|write\s+to))|"
     r"(?:doesn['’]t|does\s+not|do\s+not|don['’]t)\s+need\s+to\s+be\s+modified|purely\s+static)\b",
     re.IGNORECASE,
 )
 _WRITES: Final = re.compile(
     r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
-    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*)\b",
+    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
+    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
     re.IGNORECASE,
 )
 #: A verb at most this many of the target's rules use names a specific act.
@@ -222,9 +224,9 @@ def _by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     return Verdict(
         True,
         "read_only",
-        f"{said}: {', '.join(areas)} holds data nothing writes; the clause writes to {', '.join(inside)}.",
-        "Write such data under /var (or wherever the rule's document puts changing data), or record why "
-        "the rule does not apply.",
+        f"{said}: {', '.join(areas)} is not to be written to; the clause writes to {', '.join(inside)}.",
+        f"Leave {', '.join(areas)} as it is (write changing data elsewhere), or record why the rule does "
+        "not apply.",
     )
 
 

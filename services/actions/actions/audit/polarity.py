@@ -46,7 +46,10 @@ _QUALIFIER: Final = re.compile(
 )
 # What a negation governs: the words after it up to the end of its clause, at most a few.
 # A purpose ("in order to build") is not what the negation before it governs.
-_SCOPE: Final = re.compile(r"^(?:(?!\b(?:so\s+that|in\s+order|so\s+as\s+to|because)\b)[^,.;:()]){0,60}", re.I)
+# A dot inside a name ("/etc/init.d", "invoke-rc.d") ends no scope.
+_SCOPE: Final = re.compile(
+    r"^(?:(?!\b(?:so\s+that|in\s+order|so\s+as\s+to|because)\b)(?:[^,.;:()]|\.(?=\w))){0,60}", re.I
+)
 # "must not … without X", "must not … unless X": the exception is what the rule requires.
 _EXCEPTION: Final = re.compile(r"^[^.;:(]{0,80}?\b(?:without|unless|except)\b", re.IGNORECASE)
 # The restrictive "only": "must consist only of …", "may only be …".
@@ -104,14 +107,22 @@ def negated_scopes(sentence: str) -> list[str]:
     return scopes
 
 
+_TURNED_AWAY: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
+
+
+def turned_away_scopes(sentence: str) -> list[str]:
+    """The words each "instead of" / "rather than" in ``sentence`` governs ("use invoke-rc.d instead of
+    calling them directly" → "calling them directly"): what a rule turns away from."""
+    return [
+        scope.group(0)
+        for match in _TURNED_AWAY.finditer(sentence)
+        if (scope := _SCOPE.match(sentence[match.end() :])) and scope.group(0).strip()
+    ]
+
+
 def negated_terms(sentence: str) -> frozenset[str]:
     """The key terms a plain negation in ``sentence`` governs ("don't compute it from argv[0]" → argv)."""
     return frozenset().union(*(key_terms(scope) for scope in negated_scopes(sentence)))
-
-
-def affirmed_terms(sentence: str) -> frozenset[str]:
-    """The key terms of ``sentence`` that no negation governs."""
-    return key_terms(sentence) - negated_terms(sentence)
 
 
 # Denial in the wider sense: a negation, or a verb of leaving out or putting something else in its place.
@@ -129,10 +140,11 @@ _PURPOSE_BEFORE: Final = re.compile(r"^\W*(?:in\s+order\s+to|to\s+ensure|so\s+as
 # A participle of leaving out after its object: "copyright lines are omitted".
 _LEFT_OUT: Final = re.compile(
     r"\b(?:is|are|was|were|be|been|gets?)\s+(?:\w+ly\s+)?(?:omitted|skipped|excluded|dropped|left\s+out|"
-    r"disabled|ignored|waived|avoided|bypassed|exempted)\b",
+    r"disabled|ignored|waived|avoided|bypassed|exempted|not\s+(?:yet\s+)?(?:implemented|supported|"
+    r"provided|included|shipped|offered|available|handled))\b",
     re.IGNORECASE,
 )
-_SCOPE_BEFORE: Final = re.compile(r"[^,.;:()]{0,60}$")
+_SCOPE_BEFORE: Final = re.compile(r"(?:[^,.;:()]|\.(?=\w)){0,60}$")
 
 
 def without_purpose(sentence: str) -> str:

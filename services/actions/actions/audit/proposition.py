@@ -20,9 +20,9 @@ from actions.audit.lexicon import Lexicon, words_of
 from actions.audit.matching import key_terms, key_terms_in_order, words_for_terms
 from actions.audit.polarity import (
     act_verbs,
-    affirmed_terms,
     after_auxiliaries,
     negated_scopes,
+    turned_away_scopes,
     without_purpose,
 )
 
@@ -33,6 +33,7 @@ MIN_SHARED_WEIGHT: Final = 0.3
 HEAD_TERMS: Final = 2
 _PASSIVE: Final = re.compile(r"\W*(?:\w+ly\s+)?be\b", re.IGNORECASE)
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
+_ALTERNATIVE: Final = re.compile(r"[,;]?\s*(?:and\s+|but\s+)?instead\b(?!\s+of\b)", re.IGNORECASE)
 # The means or agent of a forbidden act ("strip binaries by passing the -s flag to install", "be
 # modified by maintainer scripts"): the act done otherwise, or by someone else, is not forbidden.
 _MEANS: Final = re.compile(
@@ -64,8 +65,18 @@ class Proposition:
         # "must not share data without consent": the exception is not what is forbidden.
         exception = _EXCEPTION.search(after) if negative else None
         act = after[: exception.start()] if exception else after
-        scopes = negated_scopes(after)
-        ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - affirmed_terms(after)
+        # "must not call the scripts directly, and instead must use invoke-rc.d": what it forbids
+        # ends where the alternative it requires begins.
+        alternative = _ALTERNATIVE.search(act) if negative else None
+        act = act[: alternative.start()] if alternative else act
+        after = after[: alternative.start()] if alternative else after
+        # "use invoke-rc.d instead of calling the scripts directly": the alternative turned away from
+        # is ruled out as a negated act is.
+        scopes = negated_scopes(after) + turned_away_scopes(after)
+        outside = after
+        for scope in scopes:
+            outside = outside.replace(scope, " ")
+        ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - key_terms(outside)
         about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
         opening = key_terms_in_order(after_auxiliaries(after))[:HEAD_TERMS]
         subject = key_terms(without_purpose(before)) if _PASSIVE.match(after) else frozenset()

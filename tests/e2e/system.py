@@ -12,11 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policypal.auth import issue_token
+from policypal.cli.embedded_system import INFRASTRUCTURE, STOP_MARGIN_SECONDS
 from policypal.config import Settings
 from policypal.devstack import free_port, wait_for_port
 from tests.support.openai_server import ReplyChooser, ScriptedOpenAI
 
 _INHERITED_URLS = ("NATS_URL", "REDIS_URL", "QDRANT_URL", "POLICYPAL_NATS_URL", "POLICYPAL_REDIS_URL")
+
+
+def stop_budget(settings: Settings) -> float:
+    """How long ``up`` may take to stop after Ctrl-C: its services' drain time and margin, then its
+    infrastructure processes, 10 s each."""
+    return settings.graceful_timeout_seconds + STOP_MARGIN_SECONDS + 10.0 * len(INFRASTRUCTURE)
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,11 @@ class RunningSystem:
     events_url: str
     settings: Settings
     process: "subprocess.Popen[bytes]"
+
+    @property
+    def stop_budget(self) -> float:
+        """How long ``up`` may take to stop after Ctrl-C (``stop_budget``)."""
+        return stop_budget(self.settings)
 
     def token(self, tenant: str, user: str, ttl_seconds: int | None = None) -> str:
         """A bearer token the system accepts."""
@@ -64,7 +76,7 @@ def policypal_up(
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
             try:
-                process.wait(timeout=60)
+                process.wait(timeout=stop_budget(settings))
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -12,6 +12,7 @@ is the company keeping the licence, not restricting its recipients, and is not r
 """
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from policypal.rules import modal_cue
@@ -33,6 +34,12 @@ _RECIPIENT: Final = re.compile(
 _ADDED_TERM: Final = re.compile(
     r"\b(?:added|extra|additional|further|own)\s+(?:clause|term|condition|restriction)s?\b", re.IGNORECASE
 )
+# The work the rights are about (a password or a badge is no work a licence grants rights in).
+_WORK: Final = re.compile(
+    r"\b(?:software|firmware|programs?|code|binar(?:y|ies)|sources?|cop(?:y|ies)|librar(?:y|ies)|"
+    r"applications?|works?|releases?|versions?|packages?|images?|builds?|tools?|sdks?|gpl|licen[cs]es?)\b",
+    re.IGNORECASE,
+)
 # What a recipient may do with the work.
 _RIGHT: Final = re.compile(
     r"\b(?:cop(?:y|ies|ying|ied)|(?:re)?distribut\w*|convey\w*|shar(?:e|es|ed|ing)|modif\w*|"
@@ -49,16 +56,10 @@ _FORBIDDING: Final = re.compile(
 )
 
 
-# The work the rights are about (a password or a badge is no work a licence grants rights in).
-_WORK: Final = re.compile(
-    r"\b(?:software|firmware|programs?|code|binar(?:y|ies)|sources?|cop(?:y|ies)|librar(?:y|ies)|"
-    r"applications?|works?|releases?|versions?|packages?|images?|builds?|tools?|sdks?|gpl|licen[cs]es?)\b",
-    re.IGNORECASE,
-)
-
-
+@lru_cache(maxsize=8192)
 def forbids_further_restrictions(rule: str) -> bool:
-    """Whether ``rule`` forbids imposing further restrictions on the rights its document grants."""
+    """Whether ``rule`` forbids imposing further restrictions on the rights its document grants (asked
+    of the same rules by the matching, the checks and the model's selection: read once per text)."""
     return bool(_FORBIDS_FURTHER.search(rule))
 
 

@@ -213,6 +213,33 @@ def test_a_top_level_area_counts_when_both_place_things() -> None:
     assert (verdict.conflict, verdict.reading) == (True, "required_path")
 
 
+def test_an_area_the_subject_names_is_not_one_the_rule_requires() -> None:
+    rule = (
+        "Variable data of the packages in /opt must be installed in /var/opt/<subdir>, where <subdir> is "
+        "the name of the subtree in /opt where the static data is stored.",
+        "obligation",
+        "must",
+    )
+    in_the_subjects_area = verdict_of("The plug-in writes its variable data to /opt/plugin/var.", *rule)
+    kept = verdict_of("The plug-in writes its variable data to /var/opt/plugin.", *rule)
+
+    assert (in_the_subjects_area.conflict, in_the_subjects_area.reading) == (True, "required_path")
+    assert "/var/opt/<subdir>;" in in_the_subjects_area.rationale
+    assert (kept.conflict, kept.reading) == (False, "required_path")
+
+
+def test_an_area_a_rule_only_compares_with_is_not_where_it_puts_things() -> None:
+    verdict = verdict_of(
+        "Reports are stored in /var/tmp and kept for a week.",
+        "Although data stored in /var/tmp is typically deleted in a site-specific manner, it is recommended "
+        "that deletions occur at a less frequent interval than /tmp.",
+        "recommendation",
+        "is recommended",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
 def test_paths_decide_only_where_both_speak_of_placing_things() -> None:
     # The clause reads from a path and the rule forbids deleting in one: neither places anything.
     reads = verdict_of(

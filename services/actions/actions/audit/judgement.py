@@ -95,6 +95,9 @@ _LIMITS: Final = re.compile(
     r"(?:on|to|of|for)\s+(?P<what>[^.;:]+)",
     re.IGNORECASE,
 )
+# A non-restrictive clause (", where <subdir> is the name of the subtree in /opt") adds a fact; the
+# areas it names are not where the rule puts things.
+_NON_RESTRICTIVE: Final = re.compile(r",\s*(?:which|who|whose|where)\b[^,]*(?:,|$)", re.IGNORECASE)
 _AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
 _REFRAIN: Final = (
     "Reword the clause so it no longer does or allows what the rule forbids, or record why the rule does not "
@@ -236,7 +239,12 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
     if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
         return None
     # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
-    areas = sorted({p for p in paths(rule, affirmed_only=not negative) if p != "/"})
+    # Where its act places things in named areas, those are what it requires or forbids; an area its
+    # subject names is only whom it binds ("Variable data of the packages in /opt | must be installed
+    # in /var/opt/<subdir>, where <subdir> is …"): the clause's /opt/plugin/var is no compliance.
+    act = _NON_RESTRICTIVE.sub(" ", after)
+    act_areas = _areas(act, affirmed_only=not negative) if _PLACING.search(act) else []
+    areas = act_areas or _areas(rule, affirmed_only=not negative)
     used = paths(clause, affirmed_only=True)
     # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
     # say which one it forbids: polarity decides instead.
@@ -262,6 +270,11 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
         f"{said} {where}; the clause names {', '.join(used)} instead.",
         f"Use {where} as the rule requires, or record why it does not apply.",
     )
+
+
+def _areas(text: str, *, affirmed_only: bool = False) -> list[str]:
+    """The areas ``text`` names, the root left aside (it contains everything)."""
+    return sorted({p for p in paths(text, affirmed_only=affirmed_only) if p != "/"})
 
 
 def _by_polarity(

@@ -236,3 +236,19 @@ def test_quote_around_cuts_at_a_word_boundary() -> None:
     assert len(quote) <= MAX_QUOTE_CHARS
     assert text.startswith(quote)
     assert quote.endswith("retention")
+
+
+def test_a_rule_knows_the_numbered_sections_around_its_own() -> None:
+    contents = (
+        "3. The Root Filesystem .......... 9\n3.13. /opt : Add-on application software packages .... 20\n"
+    )
+    body = "3.13.2. Requirements\nHost-specific configuration files must be installed in /etc/opt.\n"
+
+    (rule,) = units([(1, contents), (20, body)])
+
+    assert rule.section is not None
+    assert rule.section.startswith("3.13.2")
+    assert rule.enclosing_sections == [
+        "3. The Root Filesystem",
+        "3.13. /opt : Add-on application software packages",
+    ]

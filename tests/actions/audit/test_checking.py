@@ -238,3 +238,21 @@ def test_the_conflict_furthest_past_its_threshold_is_the_one_reported() -> None:
 
     (breach,) = check.breaches
     assert breach.candidate == quantity
+
+
+def test_a_thing_the_rule_names_placed_elsewhere_is_reported_where_a_bare_other_path_is_not() -> None:
+    pid_files = rule(5, "PID files must be placed in /run.", "obligation", "must")
+    standing = FLAG["misplaced"]
+    assert standing < FLAG["required_path"]
+    misplaced = clause("Daemons write their PID files to /var/tmp.")
+    elsewhere = clause("Daemons write their reports to /var/tmp.")
+
+    check = check_target(
+        [misplaced, elsewhere],
+        [[candidate(pid_files, standing)], [candidate(pid_files, standing)]],
+        GDPR,
+        rules=6,
+    )
+
+    (breach,) = check.breaches
+    assert (breach.clause, breach.verdict.reading) == (misplaced, "misplaced")

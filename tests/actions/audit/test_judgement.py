@@ -190,7 +190,8 @@ def test_a_clause_elsewhere_than_a_required_area_conflicts() -> None:
         "must",
     )
 
-    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+    # The clause places what the rule's subject names (its configuration).
+    assert (verdict.conflict, verdict.reading) == (True, "misplaced")
     assert "/opt/app/etc" in verdict.rationale
 
 
@@ -223,7 +224,7 @@ def test_an_area_the_subject_names_is_not_one_the_rule_requires() -> None:
     in_the_subjects_area = verdict_of("The plug-in writes its variable data to /opt/plugin/var.", *rule)
     kept = verdict_of("The plug-in writes its variable data to /var/opt/plugin.", *rule)
 
-    assert (in_the_subjects_area.conflict, in_the_subjects_area.reading) == (True, "required_path")
+    assert (in_the_subjects_area.conflict, in_the_subjects_area.reading) == (True, "misplaced")
     assert "/var/opt/<subdir>;" in in_the_subjects_area.rationale
     assert (kept.conflict, kept.reading) == (False, "required_path")
 
@@ -238,6 +239,69 @@ def test_an_area_a_rule_only_compares_with_is_not_where_it_puts_things() -> None
     )
 
     assert verdict is None or not verdict.conflict
+
+
+def test_what_the_rules_subject_names_placed_elsewhere_is_misplaced() -> None:
+    rule = ("Process identifier (PID) files, which were originally placed in /etc, must be placed in /run.",)
+    misplaced = verdict_of("Daemons write their PID files to /var/tmp.", *rule, "obligation", "must")
+    something_else = verdict_of("Daemons write their reports to /var/tmp.", *rule, "obligation", "must")
+
+    assert (misplaced.conflict, misplaced.reading) == (True, "misplaced")
+    assert (something_else.conflict, something_else.reading) == (True, "required_path")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # The subject is the place, not what is placed.
+        "The directory /var/cache/fonts should be used to store any dynamically-created fonts.",
+        # An opening adverbial is no subject.
+        "By default, it should be /usr/local/share, but it should be written as $(datarootdir).",
+    ],
+)
+def test_a_subject_that_names_no_thing_placed_is_no_misplacement(rule: str) -> None:
+    verdict = verdict_of(
+        "The agent keeps downloaded default definitions in /var/cache/agent.",
+        rule,
+        "recommendation",
+        "should",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+
+
+OPT_PART = [
+    "3. The Root Filesystem",
+    "3.13. /opt : Add-on application software packages",
+    "3.13.2. Requirements",
+]
+RUN_PART = ["3. The Root Filesystem", "3.15. /run : Run-time variable data", "3.15.1. Purpose"]
+
+
+def test_a_rule_of_a_part_about_an_area_governs_only_what_belongs_there() -> None:
+    rule = ("Host-specific configuration files must be installed in /etc/opt.", "obligation", "must")
+    outside = judge("Host-specific configuration files live in /etc/agent.", *rule, sections=OPT_PART)
+    add_on = judge("The add-on keeps its configuration files in /opt/plugin/etc.", *rule, sections=OPT_PART)
+    unplaced = judge("Host-specific configuration files live in /etc/agent.", *rule)
+
+    assert outside is None or outside.reading not in ("misplaced", "required_path")
+    assert add_on is not None
+    assert (add_on.conflict, add_on.reading) == (True, "misplaced")
+    assert unplaced is not None
+    assert unplaced.conflict
+
+
+def test_a_rule_of_the_part_about_its_own_area_governs_everyone() -> None:
+    verdict = judge(
+        "Daemons write their PID files to /var/tmp.",
+        "PID files must be placed in /run.",
+        "obligation",
+        "must",
+        sections=RUN_PART,
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "misplaced")
 
 
 def test_paths_decide_only_where_both_speak_of_placing_things() -> None:
@@ -266,7 +330,9 @@ def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
         "should",
     )
 
-    assert (verdict.conflict, verdict.reading) == (True, "required_path")
+    assert (verdict.conflict, verdict.reading) == (True, "misplaced")
+    assert "/opt/tool" in verdict.rationale
+    assert "/usr/local," not in verdict.rationale
 
 
 def test_a_term_the_rule_negates_and_the_clause_affirms_conflicts() -> None:

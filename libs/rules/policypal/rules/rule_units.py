@@ -14,12 +14,13 @@ from typing import Final
 from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.modality import ModalCue, modal_cue
+from policypal.rules.section_outline import SectionOutline
 from policypal.rules.statement_sections import StructureSections
 from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 12
+EXTRACTION_VERSION: Final = 13
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -72,6 +73,7 @@ def rule_units(
     """The rule units of one document's ``chunks``; chunks whose index is in ``boilerplate`` give none."""
     rules: list[RulePoint] = []
     sections = StructureSections.of(chunks)
+    outline = SectionOutline.of(chunks)
     for clause in document_clauses(chunks, skip=boilerplate):
         if clause.modal is None:
             continue
@@ -90,6 +92,7 @@ def rule_units(
                 set_name=chunk.set_name,
                 page=chunk.page,
                 section=section,
+                enclosing_sections=outline.enclosing(section),
                 chunk_index=chunk.chunk_index,
                 rule_index=len(rules),
                 modality=clause.modal.modality,

@@ -8,7 +8,7 @@ user like the chunks'; every read filters by tenant and user, every delete by te
 
 import uuid
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from policypal.contracts.audit import Modality
 from policypal.telemetry import service_span
@@ -28,6 +28,9 @@ class RulePoint(ChunkPlace):
     """
 
     section: str | None = None
+    #: The headings of the numbered sections around ``section``, outermost first ("3.13. /opt : Add-on
+    #: application software packages" around "3.13.2. Requirements"): what a part's rules are about.
+    enclosing_sections: list[str] = Field(default_factory=list)
     rule_index: int
     modality: Modality
     modal_words: str

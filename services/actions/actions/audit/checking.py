@@ -38,6 +38,8 @@ FLAG: Final[dict[Reading, float]] = {
     # Matched by what the clause does, not by relatedness (``restrictions``): any standing.
     "further_restriction": -math.inf,
     "required_path": RELATED,
+    # What the rule's subject names, placed elsewhere than the rule requires.
+    "misplaced": RELATED - 2.0,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
@@ -135,7 +137,8 @@ def governing_verdict(
     rule = candidate.rule
     if not is_binding(rule.modality):
         return None
-    return judge(clause.text, rule.text, rule.modality, rule.modal_words, weights, lexicon)
+    sections = [*rule.enclosing_sections, *([rule.section] if rule.section else [])]
+    return judge(clause.text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
 
 
 def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:

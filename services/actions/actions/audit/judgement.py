@@ -22,7 +22,7 @@ it in seconds. A rule that only permits ("may") cannot be broken.
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -53,6 +53,7 @@ Reading = Literal[
     "forbidden_act",
     "forbidden_path",
     "required_path",
+    "misplaced",
     "polarity",
     "permits_more",
     "model",
@@ -122,12 +123,14 @@ def judge(
     modal_words: str,
     weights: Mapping[str, float] | None = None,
     lexicon: Lexicon | None = None,
+    sections: Sequence[str] = (),
 ) -> Verdict | None:
     """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when the rule is
     not binding, or the clause does not speak of what it is about.
 
     ``weights`` are the key terms' rarity among the target's rules (a rare term shared says more);
-    ``lexicon`` reads a clause's word as the rule's verb when they name the same act.
+    ``lexicon`` reads a clause's word as the rule's verb when they name the same act; ``sections`` are
+    the headings the rule stands under, outermost first (what its part of the document is about).
     """
     if not is_binding(modality):
         return None
@@ -149,7 +152,7 @@ def judge(
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or _by_read_only(clause, rule, said)
-        or _by_path(clause, rule, after, negative, said)
+        or _by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
         or _by_polarity(
             clause,
             Proposition.of(before, after, negative),
@@ -233,7 +236,18 @@ def _by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     )
 
 
-def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> Verdict | None:
+def _by_path(
+    clause: str,
+    rule: str,
+    parts: tuple[str, str],
+    negative: bool,
+    said: str,
+    context: tuple[Mapping[str, float], Sequence[str]],
+) -> Verdict | None:
+    """Paths in both, where both speak of placing things; ``parts``: the rule's subject and act;
+    ``context``: the rarity of the target's terms, and the headings the rule stands under."""
+    subject, after = parts
+    weights, sections = context
     # A prohibition must forbid placing things ("must not place files in /usr/local"), not merely
     # locate its subject ("files located in /var/tmp must not be deleted").
     if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
@@ -252,6 +266,12 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
         return None
     within = path_within if negative else same_area
     inside = [p for p in used if any(within(p, area) for area in areas)]
+    # A rule of a part about an area binds what belongs there ("3.13. /opt : Add-on application
+    # software packages" › "Host-specific configuration files must be installed in /etc/opt"): a clause
+    # naming nothing inside that area, nor where the rule puts things, is not one it governs by path.
+    scope = _section_scope(sections, areas)
+    if scope and not inside and not any(path_within(p, area) for p in used for area in scope):
+        return None
     where = ", ".join(areas)
     if negative:
         if inside and stance(clause) in ("does", "permits"):
@@ -266,10 +286,47 @@ def _by_path(clause: str, rule: str, after: str, negative: bool, said: str) -> V
         return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
     return Verdict(
         True,
-        "required_path",
+        "misplaced" if _places_subject(clause, subject, areas, weights) else "required_path",
         f"{said} {where}; the clause names {', '.join(used)} instead.",
         f"Use {where} as the rule requires, or record why it does not apply.",
     )
+
+
+#: Share of the weight of a rule's subject terms a clause must affirm to place what the rule places.
+SUBJECT_SHARE: Final = 0.5
+# An opening adverbial is no part of the subject: "By default, it should be /usr/local/share" names no
+# thing placed.
+_OPENER: Final = re.compile(
+    r"^\W*(?:by\s+default|in\s+general|in\s+particular|generally|usually|normally|typically|"
+    r"for\s+(?:example|instance)|however|thus|therefore|similarly|otherwise|also)\s*,",
+    re.IGNORECASE,
+)
+
+
+def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Mapping[str, float]) -> bool:
+    """Whether the clause places what the rule's subject names ("PID files" in "Daemons write their PID
+    files to /var/tmp" for "PID files … must be placed in /run"): most of the subject's weight. A
+    subject naming the required area is the place, not what is placed ("The directory /var/cache/fonts
+    should be used to store … fonts")."""
+    subject = _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))
+    if any(same_area(p, area) for p in paths(subject) for area in areas):
+        return False
+    named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
+    if not named:
+        return False
+    affirmed = key_terms(without_purpose(clause)) - denied_terms(clause)
+    total = sum(weights.get(t, 1.0) for t in named)
+    return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:
+    """The areas the innermost heading naming any names, but those holding what the rule requires: the
+    part of "/run" says what goes into /run, for everyone; the part of "/opt" says where the add-on
+    packages of /opt put their configuration (/etc/opt), for them only."""
+    for heading in reversed(sections):
+        if named := _areas(heading):
+            return [p for p in named if not any(path_within(area, p) for area in areas)]
+    return []
 
 
 def _areas(text: str, *, affirmed_only: bool = False) -> list[str]:

@@ -25,10 +25,10 @@ from typing import Any
 from actions.audit.checking import TargetCheck, check_target, governing_verdict
 from actions.audit.clauses import Clause, policy_clauses, text_clauses
 from actions.audit.drafted_audit import shown_to_model
-from actions.audit.judgement import Verdict
 from actions.audit.lexicon import Lexicon, act_lexicon
 from actions.audit.matching import JUDGED, Candidate, Matched, TargetRules, governing_rules
 from actions.audit.target_rules import target_rules
+from actions.audit.verdict import Verdict
 from actions.sentences import embed_texts
 from bench.audit_corpus.corpus import Rule as GoldRule
 from bench.audit_corpus.corpus import Source, normalise, section_of

@@ -4,9 +4,10 @@ import math
 
 import pytest
 
-from actions.audit.judgement import Verdict, judge, severity_of
+from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.polarity import stance
+from actions.audit.verdict import Verdict
 from policypal.contracts.audit import Modality
 from policypal.embeddings import MiniLMEmbedder
 

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from actions.audit.clauses import Clause
-from actions.audit.judgement import Reading, Verdict, judge, severity_of
+from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate
 from actions.audit.restrictions import forbids_further_restrictions
+from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding

@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
-from actions.audit.judgement import Verdict
 from actions.audit.matching import Candidate, Matched
 from actions.audit.restrictions import forbids_further_restrictions
+from actions.audit.verdict import Verdict
 from actions.drafting import document_name
 from actions.organisation import with_organisation
 from policypal.contracts import ActionRequested, ResolvedDocument, Usage

@@ -23,11 +23,11 @@ it in seconds. A rule that only permits ("may") cannot be broken.
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
+from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
     after_auxiliaries,
@@ -40,46 +40,14 @@ from actions.audit.polarity import (
     without_purpose,
 )
 from actions.audit.proposition import Proposition
-from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities, same_area
+from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.verdict import Reading, Verdict
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
 
-Reading = Literal[
-    "quantity",
-    "sets_limit",
-    "read_only",
-    "further_restriction",
-    "forbidden_act",
-    "forbidden_path",
-    "required_path",
-    "misplaced",
-    "polarity",
-    "permits_more",
-    "model",
-]
-
-# An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
-_READ_ONLY: Final = re.compile(
-    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+(?:be\s+(?:written|modified|altered|changed)|"
-    r"(?:modify|alter|edit|change|write\s+to))|"
-    r"(?:doesn['’]t|does\s+not|do\s+not|don['’]t)\s+need\s+to\s+be\s+modified|purely\s+static)\b",
-    re.IGNORECASE,
-)
-_WRITES: Final = re.compile(
-    r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
-    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
-    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
-    re.IGNORECASE,
-)
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3
-# Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
-_PLACING: Final = re.compile(
-    r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
-    r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
-    re.IGNORECASE,
-)
 # Modal words that follow the act they rule on ("Sublicensing is not allowed", "The use of tabs is
 # discouraged"), unless an infinitive names the act after them ("Users are not allowed to share …").
 _ACT_BEFORE: Final = re.compile(
@@ -96,24 +64,11 @@ _LIMITS: Final = re.compile(
     r"(?:on|to|of|for)\s+(?P<what>[^.;:]+)",
     re.IGNORECASE,
 )
-# A non-restrictive clause (", where <subdir> is the name of the subtree in /opt") adds a fact; the
-# areas it names are not where the rule puts things.
-_NON_RESTRICTIVE: Final = re.compile(r",\s*(?:which|who|whose|where)\b[^,]*(?:,|$)", re.IGNORECASE)
 _AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
 _REFRAIN: Final = (
     "Reword the clause so it no longer does or allows what the rule forbids, or record why the rule does not "
     "apply."
 )
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether the clause breaks the rule, by which reading, and why in words a reviewer can check."""
-
-    conflict: bool
-    reading: Reading
-    rationale: str
-    suggestion: str = ""
 
 
 def judge(
@@ -151,8 +106,8 @@ def judge(
         _by_further_restriction(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
-        or _by_read_only(clause, rule, said)
-        or _by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
+        or by_read_only(clause, rule, said)
+        or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
         or _by_polarity(
             clause,
             Proposition.of(before, after, negative),
@@ -215,123 +170,6 @@ def _by_further_restriction(clause: str, rule: str, said: str) -> Verdict | None
         f"“{restricted}”.",
         "Drop the restriction, or record why the rule does not apply.",
     )
-
-
-def _by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
-    """A rule that keeps an area free of writes ("/usr … must not be written to", "/usr and /etc are
-    read-only", "data that doesn't need to be modified should store that data in /usr/share"), against a
-    clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
-    if not _READ_ONLY.search(rule) or not _WRITES.search(without_purpose(clause)):
-        return None
-    areas = sorted({p for p in paths(rule, affirmed_only=True) if p != "/"})
-    inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
-    if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
-        return None
-    return Verdict(
-        True,
-        "read_only",
-        f"{said}: {', '.join(areas)} is not to be written to; the clause writes to {', '.join(inside)}.",
-        f"Leave {', '.join(areas)} as it is (write changing data elsewhere), or record why the rule does "
-        "not apply.",
-    )
-
-
-def _by_path(
-    clause: str,
-    rule: str,
-    parts: tuple[str, str],
-    negative: bool,
-    said: str,
-    context: tuple[Mapping[str, float], Sequence[str]],
-) -> Verdict | None:
-    """Paths in both, where both speak of placing things; ``parts``: the rule's subject and act;
-    ``context``: the rarity of the target's terms, and the headings the rule stands under."""
-    subject, after = parts
-    weights, sections = context
-    # A prohibition must forbid placing things ("must not place files in /usr/local"), not merely
-    # locate its subject ("files located in /var/tmp must not be deleted").
-    if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
-        return None
-    # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
-    # Where its act places things in named areas, those are what it requires or forbids; an area its
-    # subject names is only whom it binds ("Variable data of the packages in /opt | must be installed
-    # in /var/opt/<subdir>, where <subdir> is …"): the clause's /opt/plugin/var is no compliance.
-    act = _NON_RESTRICTIVE.sub(" ", after)
-    act_areas = _areas(act, affirmed_only=not negative) if _PLACING.search(act) else []
-    areas = act_areas or _areas(rule, affirmed_only=not negative)
-    used = paths(clause, affirmed_only=True)
-    # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
-    # say which one it forbids: polarity decides instead.
-    if not areas or not used or (negative and len(areas) > 1):
-        return None
-    within = path_within if negative else same_area
-    inside = [p for p in used if any(within(p, area) for area in areas)]
-    # A rule of a part about an area binds what belongs there ("3.13. /opt : Add-on application
-    # software packages" › "Host-specific configuration files must be installed in /etc/opt"): a clause
-    # naming nothing inside that area, nor where the rule puts things, is not one it governs by path.
-    scope = _section_scope(sections, areas)
-    if scope and not inside and not any(path_within(p, area) for p in used for area in scope):
-        return None
-    where = ", ".join(areas)
-    if negative:
-        if inside and stance(clause) in ("does", "permits"):
-            return Verdict(
-                True,
-                "forbidden_path",
-                f"{said} for {where}; the clause uses {', '.join(inside)}.",
-                f"Keep out of {where}, as the rule says, or record why it does not apply.",
-            )
-        return Verdict(False, "forbidden_path", f"{said} for {where}; the clause keeps out of it.")
-    if inside:
-        return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
-    return Verdict(
-        True,
-        "misplaced" if _places_subject(clause, subject, areas, weights) else "required_path",
-        f"{said} {where}; the clause names {', '.join(used)} instead.",
-        f"Use {where} as the rule requires, or record why it does not apply.",
-    )
-
-
-#: Share of the weight of a rule's subject terms a clause must affirm to place what the rule places.
-SUBJECT_SHARE: Final = 0.5
-# An opening adverbial is no part of the subject: "By default, it should be /usr/local/share" names no
-# thing placed.
-_OPENER: Final = re.compile(
-    r"^\W*(?:by\s+default|in\s+general|in\s+particular|generally|usually|normally|typically|"
-    r"for\s+(?:example|instance)|however|thus|therefore|similarly|otherwise|also)\s*,",
-    re.IGNORECASE,
-)
-
-
-def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Mapping[str, float]) -> bool:
-    """Whether the clause places what the rule's subject names ("PID files" in "Daemons write their PID
-    files to /var/tmp" for "PID files … must be placed in /run"): most of the subject's weight. A
-    subject naming the required area is the place, not what is placed ("The directory /var/cache/fonts
-    should be used to store … fonts")."""
-    subject = _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))
-    if any(same_area(p, area) for p in paths(subject) for area in areas):
-        return False
-    named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
-    if not named:
-        return False
-    affirmed = key_terms(without_purpose(clause)) - denied_terms(clause)
-    total = sum(weights.get(t, 1.0) for t in named)
-    return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
-
-
-def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:
-    """The areas the innermost heading naming any names, but those holding what the rule requires: the
-    part of "/run" says what goes into /run, for everyone; the part of "/opt" says where the add-on
-    packages of /opt put their configuration (/etc/opt), for them only."""
-    for heading in reversed(sections):
-        if named := _areas(heading):
-            return [p for p in named if not any(path_within(area, p) for area in areas)]
-    return []
-
-
-def _areas(text: str, *, affirmed_only: bool = False) -> list[str]:
-    """The areas ``text`` names, the root left aside (it contains everything)."""
-    return sorted({p for p in paths(text, affirmed_only=affirmed_only) if p != "/"})
 
 
 def _by_polarity(

@@ -1,0 +1,189 @@
+"""Where a clause puts things against where a rule requires or forbids them, by their paths.
+
+An area a rule keeps free of writes is broken by a clause writing into it at run time (``read_only``).
+Where both speak of placing things, a clause inside an area a prohibition names breaks it
+(``forbidden_path``); a clause elsewhere than the areas an obligation's act names breaks it
+(``required_path``), and more clearly when what it places is what the rule's subject names
+(``misplaced``: "Daemons write their PID files to /var/tmp" for "PID files must be placed in /run").
+A rule of a document's part about an area (FHS "3.13. /opt : Add-on application software packages")
+binds only what belongs there, unless it is the part's own area it puts things in.
+"""
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from actions.audit.matching import key_terms
+from actions.audit.polarity import denied_terms, stance, without_purpose
+from actions.audit.quantities import path_within, paths, same_area
+from actions.audit.verdict import Verdict
+
+# An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
+_READ_ONLY: Final = re.compile(
+    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+(?:be\s+(?:written|modified|altered|changed)|"
+    r"(?:modify|alter|edit|change|write\s+to))|"
+    r"(?:doesn['’]t|does\s+not|do\s+not|don['’]t)\s+need\s+to\s+be\s+modified|purely\s+static)\b",
+    re.IGNORECASE,
+)
+_WRITES: Final = re.compile(
+    r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
+    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
+    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
+    re.IGNORECASE,
+)
+# Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
+_PLACING: Final = re.compile(
+    r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
+    r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
+    re.IGNORECASE,
+)
+# A non-restrictive clause (", where <subdir> is the name of the subtree in /opt") adds a fact; the
+# areas it names are not where the rule puts things.
+_NON_RESTRICTIVE: Final = re.compile(r",\s*(?:which|who|whose|where)\b[^,]*(?:,|$)", re.IGNORECASE)
+
+
+def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule that keeps an area free of writes ("/usr … must not be written to", "/usr and /etc are
+    read-only", "data that doesn't need to be modified should store that data in /usr/share"), against a
+    clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
+    if not _READ_ONLY.search(rule) or not _WRITES.search(without_purpose(clause)):
+        return None
+    areas = sorted({p for p in paths(rule, affirmed_only=True) if p != "/"})
+    inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
+    if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
+        return None
+    return Verdict(
+        True,
+        "read_only",
+        f"{said}: {', '.join(areas)} is not to be written to; the clause writes to {', '.join(inside)}.",
+        f"Leave {', '.join(areas)} as it is (write changing data elsewhere), or record why the rule does "
+        "not apply.",
+    )
+
+
+def by_path(
+    clause: str,
+    rule: str,
+    parts: tuple[str, str],
+    negative: bool,
+    said: str,
+    context: tuple[Mapping[str, float], Sequence[str]],
+) -> Verdict | None:
+    """Paths in both, where both speak of placing things; ``parts``: the rule's subject and act;
+    ``context``: the rarity of the target's terms, and the headings the rule stands under."""
+    subject, after = parts
+    weights, sections = context
+    # A prohibition must forbid placing things ("must not place files in /usr/local"), not merely
+    # locate its subject ("files located in /var/tmp must not be deleted").
+    if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
+        return None
+    # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
+    # Where its act places things in named areas, those are what it requires or forbids; an area its
+    # subject names is only whom it binds ("Variable data of the packages in /opt | must be installed
+    # in /var/opt/<subdir>, where <subdir> is …"): the clause's /opt/plugin/var is no compliance.
+    act = _NON_RESTRICTIVE.sub(" ", after)
+    act_areas = _areas(act, affirmed_only=not negative) if _PLACING.search(act) else []
+    areas = act_areas or _areas(rule, affirmed_only=not negative)
+    used = paths(clause, affirmed_only=True)
+    # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
+    # say which one it forbids: polarity decides instead.
+    if not areas or not used or (negative and len(areas) > 1):
+        return None
+    within = path_within if negative else same_area
+    inside = [p for p in used if any(within(p, area) for area in areas)]
+    # A rule of a part about an area binds what belongs there ("3.13. /opt : Add-on application
+    # software packages" › "Host-specific configuration files must be installed in /etc/opt"): a clause
+    # naming nothing inside that area, nor where the rule puts things, is not one it governs by path.
+    scope = _section_scope(sections, areas)
+    if scope and not inside and not any(path_within(p, area) for p in used for area in scope):
+        return None
+    where = ", ".join(areas)
+    if negative:
+        if inside and stance(clause) in ("does", "permits"):
+            return Verdict(
+                True,
+                "forbidden_path",
+                f"{said} for {where}; the clause uses {', '.join(inside)}.",
+                f"Keep out of {where}, as the rule says, or record why it does not apply.",
+            )
+        return Verdict(False, "forbidden_path", f"{said} for {where}; the clause keeps out of it.")
+    if inside:
+        return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
+    return Verdict(
+        True,
+        "misplaced" if _places_subject(clause, subject, areas, weights) else "required_path",
+        f"{said} {where}; the clause names {', '.join(used)} instead.",
+        f"Use {where} as the rule requires, or record why it does not apply.",
+    )
+
+
+#: Share of the weight of a rule's subject terms a clause must affirm to place what the rule places.
+SUBJECT_SHARE: Final = 0.5
+# An opening adverbial is no part of the subject: "By default, it should be /usr/local/share" names no
+# thing placed.
+_OPENER: Final = re.compile(
+    r"^\W*(?:by\s+default|in\s+general|in\s+particular|generally|usually|normally|typically|"
+    r"for\s+(?:example|instance)|however|thus|therefore|similarly|otherwise|also)\s*,",
+    re.IGNORECASE,
+)
+
+
+def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Mapping[str, float]) -> bool:
+    """Whether the clause places what the rule's subject names ("PID files" in "Daemons write their PID
+    files to /var/tmp" for "PID files … must be placed in /run"): most of the subject's weight. A
+    subject naming the required area is the place, not what is placed ("The directory /var/cache/fonts
+    should be used to store … fonts")."""
+    subject = _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))
+    if any(same_area(p, area) for p in paths(subject) for area in areas):
+        return False
+    named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
+    if not named:
+        return False
+    affirmed = key_terms(without_purpose(clause)) - denied_terms(clause)
+    # "PID files" names what "Process identifier (PID) files" does.
+    for short, long in defined_abbreviations(subject).items():
+        if short in affirmed:
+            affirmed |= long
+    total = sum(weights.get(t, 1.0) for t in named)
+    return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:
+    """The areas the innermost heading naming any names, but those holding what the rule requires: the
+    part of "/run" says what goes into /run, for everyone; the part of "/opt" says where the add-on
+    packages of /opt put their configuration (/etc/opt), for them only."""
+    for heading in reversed(sections):
+        if named := _areas(heading):
+            return [p for p in named if not any(path_within(area, p) for area in areas)]
+    return []
+
+
+def _areas(text: str, *, affirmed_only: bool = False) -> list[str]:
+    """The areas ``text`` names, the root left aside (it contains everything)."""
+    return sorted({p for p in paths(text, affirmed_only=affirmed_only) if p != "/"})
+
+
+# Words and the abbreviation defined for them: "Process identifier (PID)", "data protection officer (DPO)".
+_DEFINED: Final = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,6})\(([A-Za-z]{2,8})\)")
+
+
+def defined_abbreviations(text: str) -> dict[str, frozenset[str]]:
+    """The abbreviations ``text`` defines, as key terms: each with the key terms of the words it stands
+    for, the fewest words before it that start with its first letter and hold its letters in order."""
+    defined: dict[str, frozenset[str]] = {}
+    for match in _DEFINED.finditer(text):
+        short = match.group(2).lower()
+        words = match.group(1).split()
+        for start in range(len(words) - 1, -1, -1):
+            spelled = "".join(words[start:]).lower()
+            if spelled[0] == short[0] and _in_order(short, spelled):
+                if terms := key_terms(short):
+                    defined[next(iter(terms))] = key_terms(" ".join(words[start:]))
+                break
+    return defined
+
+
+def _in_order(letters: str, text: str) -> bool:
+    """Whether ``letters`` occur in ``text`` in that order."""
+    rest = iter(text)
+    return all(letter in rest for letter in letters)

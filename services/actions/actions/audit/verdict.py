@@ -1,0 +1,28 @@
+"""What the offline judgement says of a clause under a rule, and by which reading."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+Reading = Literal[
+    "quantity",
+    "sets_limit",
+    "read_only",
+    "further_restriction",
+    "forbidden_act",
+    "forbidden_path",
+    "required_path",
+    "misplaced",
+    "polarity",
+    "permits_more",
+    "model",
+]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether the clause breaks the rule, by which reading, and why in words a reviewer can check."""
+
+    conflict: bool
+    reading: Reading
+    rationale: str
+    suggestion: str = ""

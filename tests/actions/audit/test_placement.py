@@ -1,0 +1,40 @@
+"""Where a clause puts things against where a rule requires them: abbreviations a rule defines."""
+
+import pytest
+
+from actions.audit.judgement import judge
+from actions.audit.placement import defined_abbreviations
+
+
+@pytest.mark.parametrize(
+    ("text", "short", "words"),
+    [
+        ("Process identifier (PID) files, which were placed in /etc,", "pid", {"process", "identifi"}),
+        ("The data protection officer (DPO) must", "dpo", {"data", "protect", "offic"}),
+        ("Files of the Filesystem Hierarchy Standard (FHS)", "fhs", {"filesystem", "hierarchi", "standard"}),
+    ],
+)
+def test_an_abbreviation_stands_for_the_fewest_words_before_it_that_spell_it(
+    text: str, short: str, words: set[str]
+) -> None:
+    assert defined_abbreviations(text) == {short: frozenset(words)}
+
+
+def test_a_parenthesis_that_spells_nothing_before_it_defines_nothing() -> None:
+    assert defined_abbreviations("The default (see below) must be used.") == {}
+
+
+def test_a_clause_using_the_abbreviation_places_what_the_rule_spells_out() -> None:
+    # The spelled-out words are rare among the target's rules: without the abbreviation the clause
+    # would share too little of the subject's weight.
+    weights = {"process": 5.0, "identifi": 5.0, "pid": 5.0, "file": 0.5}
+    verdict = judge(
+        "Daemons write their PID files to /var/tmp.",
+        "Process identifier (PID) files, which were originally placed in /etc, must be placed in /run.",
+        "obligation",
+        "must",
+        weights,
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "misplaced")

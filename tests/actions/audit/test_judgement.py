@@ -380,6 +380,8 @@ def test_what_a_clause_says_can_happen_is_no_wider_permission() -> None:
         ("Encryption of personal data at rest is optional.", "optional"),
         ("Personal data is never encrypted.", "denies"),
         ("Backups of personal data are stored without encryption.", "denies"),
+        ("Encrypting personal data at rest is left to each team.", "optional"),
+        ("Personal data lacks encryption at rest.", "denies"),
     ],
 )
 def test_a_clause_that_waives_or_denies_an_obligation_conflicts(clause: str, how: str) -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from actions.audit.polarity import act_verbs, denied_terms, without_purpose
+from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,39 @@ def test_a_purpose_or_a_reason_is_not_what_a_sentence_does() -> None:
 )
 def test_act_verbs_are_the_words_an_act_opens_with(after: str, verbs: list[str]) -> None:
     assert act_verbs(after) == verbs
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Wrapping long lines is left to the author's judgement.",
+        "Rotation of log files is at the discretion of each team.",
+        "Encryption of backups is up to the customer.",
+        "Teams decide for themselves whether to sign releases.",
+        "Each team may choose whether to include manual pages.",
+        "Manual pages are provided where practical.",
+        "Checksums are published when time permits.",
+        "Signing releases is encouraged but not required.",
+    ],
+)
+def test_leaving_a_duty_to_judgement_or_circumstance_waives_it(sentence: str) -> None:
+    assert stance(sentence) == "waives"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Release tarballs lack a changelog.", "does_not"),
+        ("Packages no longer ship a copyright file.", "does_not"),
+        # A comparison, not a denial; and being left to grow is what is done.
+        ("Source lines are no longer than 79 characters.", "does"),
+        ("The log files are left to grow until the package is purged.", "does"),
+        ("Reports are written to the location the customer chooses.", "does"),
+    ],
+)
+def test_lacking_and_no_longer_deny_but_a_comparison_does_not(sentence: str, expected: str) -> None:
+    assert stance(sentence) == expected
+
+
+def test_what_is_missing_is_denied() -> None:
+    assert denied_terms("The changelog is missing from the release tarball.") == {"changelog"}

@@ -22,14 +22,15 @@ NEGATIVE_MODALITIES: Final = frozenset({"prohibition", "recommendation_against"}
 _NEGATION: Final = re.compile(
     r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
     r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid)\b|"
-    r"n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)",
+    r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.IGNORECASE,
 )
 _CONDITION: Final = re.compile(
     r"\b(?:if|unless|when|whenever|whether|except)\b(?:[^\S\n]+[\w'’/-]+){0,4}\s*$", re.IGNORECASE
 )
 _PLAIN_NEGATION: Final = re.compile(
-    r"\b(?:not|never)\b|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)", re.I
+    r"\b(?:not|never)\b|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
+    re.I,
 )
 # "need not", "does not have to": what follows is waived, not ruled out.
 _WAIVER_BEFORE: Final = re.compile(r"\bneeds?\s*$", re.IGNORECASE)
@@ -56,8 +57,24 @@ _EXCEPTION: Final = re.compile(r"^[^.;:(]{0,80}?\b(?:without|unless|except)\b", 
 _ONLY: Final = re.compile(r"\bonly\b", re.IGNORECASE)
 
 
+# Leaving what is done to someone's judgement or to circumstance waives it: "is left to the author's
+# judgement", "at the discretion of each team", "is up to the customer", "teams decide whether to…",
+# "where practical", "encouraged but not required".
+_DISCRETION: Final = re.compile(
+    r"\b(?:(?:is|are)\s+(?:entirely\s+)?(?:left|up)\s+to\s+(?:the|each|every|their|its|individual)\b|"
+    r"at\s+(?:the|their|its|his|her)\s+(?:own\s+)?discretion\b|at\s+the\s+discretion\s+of\b|"
+    r"(?:decides?|chooses?)\s+(?:for\s+(?:themselves|itself)\s+)?whether\b|"
+    r"(?:where|when|if|as)\s+(?:practical|practicable|convenient|feasible|time\s+permits)\b|"
+    r"on\s+a\s+best[- ]effort\s+basis\b|"
+    r"(?:encouraged|recommended|welcome|suggested),?\s+but\s+not\s+(?:required|mandatory|enforced)\b)",
+    re.IGNORECASE,
+)
+
+
 def stance(sentence: str) -> Stance:
     """What the sentence does with its subject: does it, does not, permits it, or waives it."""
+    if _DISCRETION.search(sentence):
+        return "waives"
     cue = modal_cue(sentence, can_permits=True)
     if cue is not None:
         after = sentence[cue.start + len(cue.words) :]
@@ -139,7 +156,7 @@ _PURPOSE_AFTER: Final = re.compile(
 _PURPOSE_BEFORE: Final = re.compile(r"^\W*(?:in\s+order\s+to|to\s+ensure|so\s+as\s+to)\b[^,;]*[,;]", re.I)
 # A participle of leaving out after its object: "copyright lines are omitted".
 _LEFT_OUT: Final = re.compile(
-    r"\b(?:is|are|was|were|be|been|gets?)\s+(?:\w+ly\s+)?(?:omitted|skipped|excluded|dropped|left\s+out|"
+    r"\b(?:is|are|was|were|be|been|gets?)\s+(?:\w+ly\s+)?(?:omitted|skipped|excluded|dropped|left\s+out|missing|absent|"
     r"disabled|ignored|waived|avoided|bypassed|exempted|not\s+(?:yet\s+)?(?:implemented|supported|"
     r"provided|included|shipped|offered|available|handled))\b",
     re.IGNORECASE,

@@ -1,9 +1,12 @@
 """A rule's proposition: its terms, the head of its act, what it rules out; whether a clause speaks of it."""
 
+from actions.audit.judgement import judge
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms
 from actions.audit.proposition import Proposition
+from actions.audit.verdict import Verdict
 from policypal.embeddings import MiniLMEmbedder
+from policypal.rules import modal_cue
 
 
 def test_the_proposition_leaves_out_the_purpose_and_what_the_rule_rules_out() -> None:
@@ -79,3 +82,61 @@ async def test_a_clause_does_the_act_by_its_verb_or_a_word_naming_the_same_act(
     assert rule.act_in(clause, key_terms(clause), lexicon) == "starts"
     generic = Proposition.of("Packages", " use the term illegal.", negative=True)
     assert generic.act_in("We say illegal.", key_terms("We say illegal."), None) == ""
+
+
+def verdict(clause: str, rule: str) -> Verdict:
+    """The verdict under a prohibition, its modal words read off the rule."""
+    cue = modal_cue(rule)
+    assert cue is not None
+    assert cue.modality in ("prohibition", "recommendation_against")
+    found = judge(clause, rule, cue.modality, cue.words)
+    assert found is not None
+    return found
+
+
+STATIC_GLIBC = "Binary executables must not be statically linked with the GNU C library."
+
+
+def test_a_prohibitions_manner_is_part_of_the_act_it_forbids() -> None:
+    statically = verdict("The agent binary is statically linked with the GNU C library.", STATIC_GLIBC)
+    dynamically = verdict("The binary executables link dynamically against the GNU C library.", STATIC_GLIBC)
+
+    assert statically.conflict
+    assert not dynamically.conflict
+
+
+def test_hedges_are_no_manner() -> None:
+    rule = "Packages must not normally modify files of other packages."
+
+    assert (
+        Proposition.of("Packages ", " normally modify files of other packages.", True).manner == frozenset()
+    )
+    assert verdict("The postinst modifies files of other packages.", rule).conflict
+
+
+def test_any_item_of_a_listed_object_is_the_object_of_the_act() -> None:
+    rule = (
+        "The source package must not contain any hard links, device special files, sockets or setuid files."
+    )
+    proposition = Proposition.of(
+        "The source package ", " contain any hard links, device special files.", True
+    )
+
+    assert {"hard", "link", "devic", "special"} <= proposition.listed
+    assert "file" not in Proposition.of("", " contain hard link files, or device files.", True).listed
+    assert verdict("The source package contains the sockets the tests use.", rule).conflict
+
+
+def test_a_list_of_places_is_no_list_of_objects() -> None:
+    assert (
+        Proposition.of("Packages ", " install files in both /path and /usr/path.", True).listed == frozenset()
+    )
+
+
+def test_the_object_of_a_generic_noun_heads_the_act() -> None:
+    rule = "You should not set the value of DESTDIR in your Makefile at all."
+
+    assert (
+        "destdir" in Proposition.of("You ", " set the value of DESTDIR in your Makefile at all.", True).head
+    )
+    assert verdict("The Makefile sets DESTDIR to /opt/stage at its top.", rule).conflict

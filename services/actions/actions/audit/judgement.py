@@ -204,7 +204,11 @@ def _by_polarity(
             # By the rule's own verb, one few rules use, to all that the act's head names: as specific
             # as a figure past a limit ("may sublicense" against "Sublicensing is not allowed").
             stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
-            own_verb = bool(act) and bool(_rare(stems & affirmed, weights)) and rule.head - stems <= affirmed
+            own_verb = (
+                bool(act)
+                and bool(_rare((stems | rule.manner) & affirmed, weights))
+                and rule.head - stems <= affirmed
+            )
             reading: Reading = "forbidden_act" if own_verb else "polarity"
             return Verdict(True, reading, f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
         return Verdict(False, "polarity", f"{said}; the clause does not do what it forbids.")

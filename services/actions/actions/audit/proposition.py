@@ -11,6 +11,7 @@ to what the act names and by the means or agent it names ("by maintainer scripts
 """
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,6 +42,75 @@ _MEANS: Final = re.compile(
 )
 
 
+# A generic noun before "of" ("set the value of DESTDIR", "the use of tabs"): what follows names the
+# object the act is done to.
+_GENERIC_OF: Final = re.compile(
+    r"\b(?:the\s+|a\s+|an\s+|any\s+)?(?:value|use|name|number|kind|type|contents?|form|amount|size)\s+of\s+",
+    re.IGNORECASE,
+)
+# Where an act's object ends: a clause boundary, a purpose, a reason, a condition or a relative clause.
+_OBJECT_END: Final = re.compile(
+    r"[;:()]|\.(?!\w)|,\s*(?:which|that|who|so|because|since|unless|except|if|when|as)\b|\b(?:so\s+that|in\s+order|unless|except)\b",
+    re.IGNORECASE,
+)
+_PREPOSITION: Final = re.compile(r"\b(?:in|into|to|from|with|on|under|by|for|at|of|between|within)\b", re.I)
+_ITEM_SEPARATOR: Final = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
+
+
+# Adverbs that hedge how often or how surely an act is done, not how: "must not normally be …".
+_HEDGES: Final = frozenset(
+    {
+        "normally",
+        "usually",
+        "generally",
+        "typically",
+        "really",
+        "simply",
+        "merely",
+        "necessarily",
+        "currently",
+        "already",
+        "actually",
+        "ordinarily",
+        "ideally",
+        "strictly",
+        "only",
+        "possibly",
+        "certainly",
+        "deliberately",
+    }
+)
+_ADVERB: Final = re.compile(r"\b\w+ly\b", re.IGNORECASE)
+
+
+def _manner(act: str) -> frozenset[str]:
+    """The key terms of the adverbs of manner before the act's verb ("statically" in "be statically
+    linked"), hedges aside."""
+    prefix = act[: len(act) - len(after_auxiliaries(act))]
+    adverbs = [w for w in _ADVERB.findall(prefix) if w.lower() not in _HEDGES]
+    return key_terms(" ".join(adverbs)) if adverbs else frozenset()
+
+
+def _listed_objects(act: str) -> frozenset[str]:
+    """The terms each item of the act's listed objects alone uses; none when the object is no list."""
+    words = after_auxiliaries(act)
+    verbs = act_verbs(act)
+    for verb in verbs:
+        at = words.lower().find(verb.lower())
+        if at >= 0:
+            words = words[at + len(verb) :]
+    end = _OBJECT_END.search(words)
+    parts = _ITEM_SEPARATOR.split(words[: end.start()] if end else words)
+    # "install files in both /path and /usr/path": the list is of places, not of objects.
+    if _PREPOSITION.search(parts[0]):
+        return frozenset()
+    items = [terms for item in parts if (terms := key_terms(item))]
+    if len(items) < 2:
+        return frozenset()
+    counts = Counter(term for item in items for term in item)
+    return frozenset(term for term, n in counts.items() if n == 1)
+
+
 @dataclass(frozen=True)
 class Proposition:
     """A rule's proposition: its terms, the head of its act, what it rules out, its act's verbs."""
@@ -56,6 +126,13 @@ class Proposition:
     #: The head of what a prohibition's "by …" names (its act's means or agent: "passing | flag" in "by
     #: passing the -s flag to install"): a clause does the act only when it names one of these too.
     means: frozenset[str] = frozenset()
+    #: What each item of a prohibition's listed objects alone names ("contain any hard links, device
+    #: special files, sockets or setuid or setgid files" → hard, link, …, setuid, setgid; "file", which
+    #: several items share, names none): a clause doing the act to any item does it.
+    listed: frozenset[str] = frozenset()
+    #: How a prohibition's act is done, when it says so before its verb ("must not be statically
+    #: linked"): linking dynamically is not the act it forbids.
+    manner: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -78,7 +155,7 @@ class Proposition:
             outside = outside.replace(scope, " ")
         ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - key_terms(outside)
         about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
-        opening = key_terms_in_order(after_auxiliaries(after))[:HEAD_TERMS]
+        opening = key_terms_in_order(_GENERIC_OF.sub(" ", after_auxiliaries(after)))[:HEAD_TERMS]
         subject = key_terms(without_purpose(before)) if _PASSIVE.match(after) else frozenset()
         heads = {
             term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
@@ -91,6 +168,8 @@ class Proposition:
             tuple(act_verbs(after)),
             frozenset(heads) & ruled_out,
             frozenset(key_terms_in_order(means.group(1))[:HEAD_TERMS]) if means else frozenset(),
+            _listed_objects(act) if negative else frozenset(),
+            _manner(act) if negative else frozenset(),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
@@ -110,13 +189,15 @@ class Proposition:
         than by the means or agent the rule names."""
         if self.means and not self.means & affirmed:
             return None
+        if self.manner and not self.manner & affirmed:
+            return None
         named = [key_terms(verb) for verb in self.verbs]
         # "must not contain or make hard links": with a generic verb among them, the object decides.
         if not named or not all(named):
             return ""
         stems = frozenset().union(*named)
         objects = self.head - stems
-        if objects and not objects & affirmed:
+        if objects and not objects & affirmed and not self.listed & affirmed:
             return None
         if stems & affirmed:
             return ", ".join(words_for_terms(clause, stems & affirmed)) or ", ".join(sorted(stems & affirmed))

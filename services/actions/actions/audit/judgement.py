@@ -42,6 +42,7 @@ from actions.audit.polarity import (
 from actions.audit.proposition import Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.values import by_other_value
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, is_binding, modal_cue
@@ -108,6 +109,7 @@ def judge(
         or _by_limit_set(clause, after, negative, said)
         or by_read_only(clause, rule, said)
         or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
+        or (None if negative else by_other_value(clause, before, after, said, weights or {}))
         or _by_polarity(
             clause,
             Proposition.of(before, after, negative),

@@ -130,12 +130,22 @@ _OPENER: Final = re.compile(
 
 def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Mapping[str, float]) -> bool:
     """Whether the clause places what the rule's subject names ("PID files" in "Daemons write their PID
-    files to /var/tmp" for "PID files … must be placed in /run"): most of the subject's weight. A
-    subject naming the required area is the place, not what is placed ("The directory /var/cache/fonts
-    should be used to store … fonts")."""
-    subject = _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))
-    if any(same_area(p, area) for p in paths(subject) for area in areas):
+    files to /var/tmp" for "PID files … must be placed in /run"). A subject naming the required area
+    is the place, not what is placed ("The directory /var/cache/fonts should be used to store …")."""
+    if any(same_area(p, area) for p in paths(_NON_RESTRICTIVE.sub(" ", subject)) for area in areas):
         return False
+    return names_subject(clause, subject, weights)
+
+
+# Words that say how much of the subject is meant, not what it is: "The entire changelog".
+_WHOLE: Final = re.compile(r"\b(?:entire|whole|complete)\b", re.IGNORECASE)
+
+
+def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bool:
+    """Whether the clause names what a rule's subject names: most of the weight of its key terms,
+    an abbreviation the subject defines standing for its words; an opening adverbial ("By default,
+    it…") or a non-restrictive clause is no part of it."""
+    subject = _WHOLE.sub(" ", _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject)))
     named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
     if not named:
         return False

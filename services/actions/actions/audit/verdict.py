@@ -12,6 +12,7 @@ Reading = Literal[
     "forbidden_path",
     "required_path",
     "misplaced",
+    "other_value",
     "polarity",
     "permits_more",
     "model",

@@ -1,0 +1,68 @@
+"""A value other than the one a rule requires: "must be encoded in UTF-8" against "written in
+Latin-1", "mode 644 or 755" against "mode 0777", "TLS 1.2" against "TLS 1.0".
+
+A value is a token with a digit in it, outside paths and measured quantities (``quantities`` reads
+those). Two values are of one kind when both are numbers ("644", "1.2"), or both are names with letters and
+digits. A clause that names what the rule's subject names (``placement.names_subject``) and a value of
+the kind the rule's act requires, but none of the values it allows, breaks it.
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Final, Literal
+
+from actions.audit.placement import names_subject
+from actions.audit.polarity import stance, without_purpose
+from actions.audit.quantities import paths, quantities
+from actions.audit.verdict import Verdict
+
+Kind = Literal["number", "code"]
+
+# A token with a digit: "UTF-8", "644", "ISO-8859-1", "1.2"; not a part of a longer path or name.
+_TOKEN: Final = re.compile(r"(?<![\w/.<>-])[A-Za-z0-9][\w.+-]*")
+_DIGIT: Final = re.compile(r"\d")
+_NOTE_MARK: Final = re.compile(r"^\d{1,2}$")
+
+
+def values(text: str) -> dict[str, Kind]:
+    """The values ``text`` names, by their lower-case spelling, with their kind."""
+    for found in (*paths(text), *(q.words for q in quantities(text))):
+        text = text.replace(found, " ")
+    named: dict[str, Kind] = {}
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).rstrip(".,;:-+")
+        if not _DIGIT.search(token):
+            continue
+        kind: Kind = "number" if re.fullmatch(r"[\d.]+", token) else "code"
+        # "1" or "12" alone is a count or a footnote mark, not a setting.
+        if kind == "number" and _NOTE_MARK.match(token):
+            continue
+        named[token.lower()] = kind
+    return named
+
+
+def by_other_value(
+    clause: str, subject: str, act: str, said: str, weights: Mapping[str, float]
+) -> Verdict | None:
+    """The verdict on a clause naming what the rule's subject names, by the values it gives it; None
+    when the rule's act requires no value, or the clause gives none of that kind."""
+    required = values(act)
+    if not required:
+        return None
+    practice = without_purpose(clause)
+    given = values(practice)
+    kinds = set(required.values())
+    others = [value for value, kind in given.items() if kind in kinds and value not in required]
+    if not given.keys() & required.keys() and not others:
+        return None
+    if not names_subject(clause, subject, weights) or stance(practice) not in ("does", "permits"):
+        return None
+    allowed = " or ".join(required)
+    if given.keys() & required.keys():
+        return Verdict(False, "other_value", f"{said} {allowed}; the clause keeps to it.")
+    return Verdict(
+        True,
+        "other_value",
+        f"{said} {allowed}; the clause gives {', '.join(others)} instead.",
+        f"Use {allowed} as the rule requires, or record why it does not apply.",
+    )

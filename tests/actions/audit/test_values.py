@@ -1,0 +1,70 @@
+"""A value other than the one a rule requires: encodings, modes, versions."""
+
+import pytest
+
+from actions.audit.judgement import judge
+from actions.audit.values import values
+from policypal.contracts.audit import Modality
+
+Rule = tuple[str, Modality, str]
+MODES: Rule = (
+    "Files should be owned by root:root, and made writable only by the owner and universally readable, "
+    "that is mode 644 or 755.",
+    "recommendation",
+    "should",
+)
+UTF8: Rule = ("The entire changelog must be encoded in UTF-8.", "obligation", "must")
+
+
+def test_values_are_tokens_with_digits_outside_paths_and_quantities() -> None:
+    assert values("be encoded in UTF-8, mode 644 or 755, TLS 1.2") == {
+        "utf-8": "code",
+        "644": "number",
+        "755": "number",
+        "1.2": "number",
+    }
+    assert values("in /usr/share/man/man6, at most 80 characters, see note 12") == {}
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule"),
+    [
+        ("Installed files are given mode 0777 so that engineers can patch them.", MODES),
+        ("The debian/changelog is written in Latin-1.", UTF8),
+    ],
+)
+def test_a_value_of_the_required_kind_but_not_the_required_one_conflicts(clause: str, rule: Rule) -> None:
+    verdict = judge(clause, *rule)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "other_value")
+    assert "instead" in verdict.rationale
+
+
+def test_the_required_value_keeps_the_rule() -> None:
+    verdict = judge("Installed files get mode 644, executables 755.", *MODES)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (False, "other_value")
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # Another subject: directories are not what the rule's subject names.
+        "Directories created at run time get mode 0777.",
+        # A value of another kind: a version number is no encoding.
+        "The changelog of release 2.1 lists every change.",
+    ],
+)
+def test_another_subject_or_another_kind_of_value_is_no_other_value(clause: str) -> None:
+    for rule in (MODES, UTF8):
+        verdict = judge(clause, *rule)
+        assert verdict is None or verdict.reading != "other_value"
+
+
+def test_a_clause_denying_the_value_is_read_by_polarity() -> None:
+    verdict = judge("The changelog is not encoded in UTF-8.", *UTF8)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")

@@ -256,3 +256,23 @@ def test_a_thing_the_rule_names_placed_elsewhere_is_reported_where_a_bare_other_
 
     (breach,) = check.breaches
     assert (breach.clause, breach.verdict.reading) == (misplaced, "misplaced")
+
+
+def test_a_conflict_on_a_stated_value_counts_below_the_judged_ranks_and_polarity_does_not() -> None:
+    modes = rule(6, "Files should be installed with mode 644 or 755.", "recommendation", "should")
+    filler = [
+        candidate(rule(10 + k, f"Rule {k} about other things.", "obligation", "must"), STRONG)
+        for k in range(JUDGED)
+    ]
+    given = clause("Installed files are given mode 0777.")
+    denied = clause("Customer records are not encrypted at rest.")
+
+    check = check_target(
+        [given, denied],
+        [[*filler, candidate(modes, STRONG)], [*filler, candidate(MUST_ENCRYPT, STRONG)]],
+        GDPR,
+        rules=20,
+    )
+
+    (breach,) = check.breaches
+    assert (breach.clause, breach.verdict.reading) == (given, "other_value")

@@ -38,3 +38,15 @@ def test_a_clause_using_the_abbreviation_places_what_the_rule_spells_out() -> No
 
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "misplaced")
+
+
+def test_a_subject_named_by_its_area_is_only_that_areas() -> None:
+    rule = "A package to be installed in /opt must locate its static files in a separate /opt/<package> tree."
+    elsewhere = judge(
+        "Every file a package installs under /etc is registered as a conffile.", rule, "obligation", "must"
+    )
+    in_opt = judge("The package installs its static files directly in /opt.", rule, "obligation", "must")
+
+    assert elsewhere is None or elsewhere.reading != "misplaced"
+    assert in_opt is not None
+    assert (in_opt.conflict, in_opt.reading) == (True, "misplaced")

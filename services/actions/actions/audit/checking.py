@@ -109,9 +109,9 @@ def check_target(
         judged = [
             (c, v)
             for rank, c in enumerate(found)
-            if rank < JUDGED or forbids_further_restrictions(c.rule.text)
             if c.standing >= lowest
             and (v := governing_verdict(clause, c, weights, lexicon))
+            and (rank < JUDGED or forbids_further_restrictions(c.rule.text) or _stated(v))
             and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more", "forbidden_act"))
         ]
         broken = _breaches(judged)
@@ -143,6 +143,15 @@ def governing_verdict(
         return None
     sections = [*rule.enclosing_sections, *([rule.section] if rule.section else [])]
     return judge(clause.text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
+
+
+#: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
+#: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
+STATED: Final = frozenset({"quantity", "other_value", "misplaced"})
+
+
+def _stated(verdict: Verdict) -> bool:
+    return verdict.conflict and verdict.reading in STATED
 
 
 def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:

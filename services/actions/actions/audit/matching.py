@@ -44,7 +44,8 @@ SMALL_TARGET_UNIT: Final = 0.02
 CANDIDATES: Final = 20
 #: The offline judgement reads only the first of them: its readings rest on shared words, which
 #: lower-ranked rules share with a clause by chance more often than by subject (10 flagged one more
-#: compliant clause of the bench and found nothing more).
+#: compliant clause of the bench and found nothing more). A conflict on what the clause states of the
+#: rule's own subject (a figure, a value, a place: ``checking.STATED``) counts at any rank.
 JUDGED: Final = 6
 # Modal and generic words say how binding a sentence is, not what it is about.
 _GENERIC: Final = frozenset(

@@ -132,9 +132,19 @@ def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Ma
     """Whether the clause places what the rule's subject names ("PID files" in "Daemons write their PID
     files to /var/tmp" for "PID files … must be placed in /run"). A subject naming the required area
     is the place, not what is placed ("The directory /var/cache/fonts should be used to store …")."""
-    if any(same_area(p, area) for p in paths(_NON_RESTRICTIVE.sub(" ", subject)) for area in areas):
+    named_areas = paths(_EXAMPLES.sub(" ", _NON_RESTRICTIVE.sub(" ", subject)))
+    if any(same_area(p, area) for p in named_areas for area in areas):
+        return False
+    # "A package to be installed in /opt must locate its static files in /opt/<package>": a subject
+    # named by its area is only that area's; a clause naming nothing there places something else.
+    used = paths(clause, affirmed_only=True)
+    if named_areas and not any(path_within(p, area) for p in used for area in named_areas):
         return False
     return names_subject(clause, subject, weights)
+
+
+# Examples ("such as the lock files that were originally found in /usr/spool/locks") do not narrow.
+_EXAMPLES: Final = re.compile(r",?\s*(?:such\s+as|e\.g\.|for\s+example)\b[^,]*(?:,|$)", re.IGNORECASE)
 
 
 # Words that say how much of the subject is meant, not what it is: "The entire changelog".

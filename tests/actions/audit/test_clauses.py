@@ -39,3 +39,9 @@ def test_a_file_name_ending_in_a_letter_ends_its_sentence() -> None:
     text = "Maintainer scripts restart the agent through invoke-rc.d. After an upgrade the postinst calls it directly."
 
     assert len(text_clauses(text)) == 2
+
+
+def test_a_sentence_before_a_colon_is_a_clause_not_a_glossary_term() -> None:
+    texts = [c.text for c in text_clauses("We do not keep a change log: the commit history is enough.\n")]
+
+    assert texts == ["We do not keep a change log: the commit history is enough."]

@@ -841,3 +841,15 @@ def test_adding_to_a_file_a_rule_forbids_modifying_conflicts() -> None:
     assert added is not None
     assert (added.conflict, added.reading) == (True, "read_only")
     assert elsewhere is None or not elsewhere.conflict
+
+
+def test_what_a_rule_asks_to_consider_doing_is_its_act() -> None:
+    verdict = verdict_of(
+        "We keep no separate change log, and release tarballs ship without one.",
+        "If you decide not to maintain separate change log files, you should still consider providing them "
+        "in the release tarballs.",
+        "recommendation",
+        "should",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")

@@ -83,3 +83,8 @@ def test_lacking_and_no_longer_deny_but_a_comparison_does_not(sentence: str, exp
 
 def test_what_is_missing_is_denied() -> None:
     assert denied_terms("The changelog is missing from the release tarball.") == {"changelog"}
+
+
+def test_considering_or_trying_an_act_opens_with_the_act() -> None:
+    assert act_verbs(" still consider providing them in the tarballs") == ["providing"]
+    assert act_verbs(" try to keep lines short") == ["keep"]

@@ -13,8 +13,13 @@ from typing import Final
 from policypal.rules import boilerplate_chunks, document_clauses, quote_around, segment
 from policypal.vectorstore import ChunkPoint
 
-# "Term: a/an/the …", a glossary entry.
-_DEFINITION: Final = re.compile(r"^[\w .'’/-]{1,40}:\s+(?:a|an|the)\s", re.IGNORECASE)
+# "Term: a/an/the …", a glossary entry: a term of a few words, no sentence ("We do not keep a change
+# log: the history is enough" states a practice).
+_DEFINITION: Final = re.compile(
+    r"^(?!(?:[\w.'’/-]+\s+)*?(?:we|you|they|it|is|are|was|were|do|does|did|not|no|never|must|shall|should|will|"
+    r"can|may|has|have)\b)(?:[\w.'’/-]+\s?){1,4}:\s+(?:a|an|the)\s",
+    re.IGNORECASE,
+)
 # "To: Packaging and Operations", "Subject: …": a pasted e-mail's header lines.
 _MAIL_HEADER: Final = re.compile(r"^(?:from|to|cc|bcc|reply-to|subject|date|sent)\s*:", re.IGNORECASE)
 #: More clauses than this are not checked (about 120 pages of policy): the report says how many were.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from actions.audit.clauses import Clause
+from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate
@@ -142,7 +143,9 @@ def governing_verdict(
     if not is_binding(rule.modality):
         return None
     sections = [*rule.enclosing_sections, *([rule.section] if rule.section else [])]
-    return judge(clause.text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
+    # "a copy of the GPL" is read as naming what the GNU General Public License calls "this License".
+    text = as_document_words(clause.text, rule.title)
+    return judge(text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
 
 
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):

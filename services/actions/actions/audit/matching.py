@@ -25,6 +25,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from actions.audit.document_names import as_document_words
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from policypal.contracts import ResolvedDocument
 from policypal.rules import is_binding
@@ -141,7 +142,8 @@ def governing_rules(
         return [[] for _ in clauses]
     similarity = clause_vectors @ target.vectors.T
     meaning = RULE_WEIGHT * similarity + (1 - RULE_WEIGHT) * (clause_vectors @ target.passages.T)
-    shares = _term_shares([key_terms(c) for c in clauses], target)
+    title = target.rules[0].title
+    shares = _term_shares([key_terms(as_document_words(c, title)) for c in clauses], target)
     relatedness = DENSE_WEIGHT * meaning + (1 - DENSE_WEIGHT) * shares
     standing = standings(relatedness)
     found: list[list[Candidate]] = []

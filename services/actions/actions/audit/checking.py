@@ -11,8 +11,10 @@ stands out for (``RELATED``) has no governing rule there.
 """
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.clauses import Clause
@@ -25,6 +27,7 @@ from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding
+from policypal.rules.number_words import CARDINALS
 from policypal.vectorstore import RulePoint
 
 #: A binding rule of at least this standing governs the clause.
@@ -107,14 +110,7 @@ def check_target(
     check = TargetCheck(target, rules)
     lowest = min(FLAG.values())
     for clause, found in zip(clauses, candidates, strict=True):
-        judged = [
-            (c, v)
-            for rank, c in enumerate(found)
-            if c.standing >= lowest
-            and (v := governing_verdict(clause, c, weights, lexicon))
-            and (rank < JUDGED or forbids_further_restrictions(c.rule.text) or _stated(v))
-            and (rank < POLARITY_RANKS or v.reading not in ("polarity", "permits_more", "forbidden_act"))
-        ]
+        judged = _judged(clause, found, lowest, weights, lexicon)
         broken = _breaches(judged)
         if broken:
             for candidate, verdict in broken:
@@ -146,6 +142,43 @@ def governing_verdict(
     # "a copy of the GPL" is read as naming what the GNU General Public License calls "this License".
     text = as_document_words(clause.text, rule.title)
     return judge(text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
+
+
+def _judged(
+    clause: Clause,
+    found: Sequence[Candidate],
+    lowest: float,
+    weights: Mapping[str, float] | None,
+    lexicon: Lexicon | None,
+) -> list[tuple[Candidate, Verdict]]:
+    """The verdicts on ``clause`` that count: its first ``JUDGED`` candidates (polarity only within
+    the first ``POLARITY_RANKS``), rules against further restrictions, and further down only conflicts
+    on what it states (``STATED``) with rules that name a figure, a value or a place."""
+    judged = []
+    for rank, candidate in enumerate(found):
+        if candidate.standing < lowest:
+            continue
+        deep = rank >= JUDGED and not forbids_further_restrictions(candidate.rule.text)
+        if deep and not _names_figures(candidate.rule.text):
+            continue
+        verdict = governing_verdict(clause, candidate, weights, lexicon)
+        if verdict is None or (deep and not _stated(verdict)):
+            continue
+        if rank >= POLARITY_RANKS and verdict.reading in ("polarity", "permits_more", "forbidden_act"):
+            continue
+        judged.append((candidate, verdict))
+    return judged
+
+
+_NUMBER_WORDS: Final = "|".join(CARDINALS)
+_FIGURE: Final = re.compile(rf"\d|/|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _names_figures(rule: str) -> bool:
+    """Whether a rule names a number, a value or a path: only such a rule can be broken by what a
+    clause states (``STATED``)."""
+    return bool(_FIGURE.search(rule))
 
 
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):

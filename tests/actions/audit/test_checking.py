@@ -276,3 +276,17 @@ def test_a_conflict_on_a_stated_value_counts_below_the_judged_ranks_and_polarity
 
     (breach,) = check.breaches
     assert (breach.clause, breach.verdict.reading) == (given, "other_value")
+
+
+def test_a_write_into_an_area_kept_free_of_writes_counts_below_the_judged_ranks() -> None:
+    group = rule(7, "Packages must not modify /etc/group.", "prohibition", "must not")
+    filler = [
+        candidate(rule(10 + k, f"Rule {k} about other things.", "obligation", "must"), STRONG)
+        for k in range(JUDGED)
+    ]
+    appends = clause("The postinst appends a line to /etc/group.")
+
+    check = check_target([appends], [[*filler, candidate(group, STRONG)]], GDPR, rules=20)
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "read_only"

@@ -50,3 +50,39 @@ def test_a_subject_named_by_its_area_is_only_that_areas() -> None:
     assert elsewhere is None or elsewhere.reading != "misplaced"
     assert in_opt is not None
     assert (in_opt.conflict, in_opt.reading) == (True, "misplaced")
+
+
+def test_a_clause_naming_a_directory_above_the_required_area_breaks_nothing_by_path() -> None:
+    verdict = judge(
+        "The copyright file in /usr/share/doc/acme-agent is shipped gzip-compressed.",
+        "The copyright information must be copied verbatim into /usr/share/doc/package/copyright.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict is None or verdict.reading not in ("required_path", "misplaced")
+
+
+def test_every_area_a_prohibition_lists_in_its_act_is_forbidden_to_its_subject() -> None:
+    rule = (
+        "Packages must not include files or directories under /run, or under the older /var/run and /var/lock paths.",
+        "prohibition",
+        "must not",
+    )
+    ships = judge("The package ships the directory /run/acme in its data archive.", *rule)
+    other_subject = judge("Lock files of the daemon are created under /run/lock at run time.", *rule)
+
+    assert ships is not None
+    assert (ships.conflict, ships.reading) == (True, "forbidden_path")
+    assert other_subject is None or other_subject.reading != "forbidden_path"
+
+
+def test_an_alternative_after_a_colon_is_not_forbidden() -> None:
+    verdict = judge(
+        "Configuration files are installed in /etc.",
+        "Packages must not install files in /usr/etc: place them in /etc instead.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is None or not verdict.conflict

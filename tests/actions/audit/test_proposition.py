@@ -140,3 +140,10 @@ def test_the_object_of_a_generic_noun_heads_the_act() -> None:
         "destdir" in Proposition.of("You ", " set the value of DESTDIR in your Makefile at all.", True).head
     )
     assert verdict("The Makefile sets DESTDIR to /opt/stage at its top.", rule).conflict
+
+
+def test_putting_a_thing_into_a_package_is_one_act_whichever_verb_says_it() -> None:
+    rule = "If a package installs a FreeDesktop desktop entry, it must not also install a Debian menu entry."
+
+    assert verdict("The tools ship a desktop entry and a Debian menu entry as well.", rule).conflict
+    assert not verdict("The tools ship a desktop entry and no Debian menu entry.", rule).conflict

@@ -6,6 +6,7 @@ from actions.audit.quantities import (
     Quantity,
     breaks_limit,
     depth,
+    holds,
     path_within,
     paths,
     quantities,
@@ -169,3 +170,10 @@ def test_another_numbered_slot_of_a_kind_is_the_same_area_only_for_a_required_on
 
 def test_depth_counts_segments() -> None:
     assert [depth(p) for p in ("/", "/usr", "/usr/local", "/usr/local/")] == [0, 1, 2, 2]
+
+
+def test_a_directory_above_an_area_holds_it() -> None:
+    assert holds("/usr/share/doc/acme", "/usr/share/doc/package/copyright")
+    assert holds("/usr", "/usr/bin")
+    assert not holds("/usr/bin", "/usr/bin")
+    assert not holds("/var/tmp", "/run")

@@ -183,7 +183,7 @@ def _names_figures(rule: str) -> bool:
 
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
 #: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
-STATED: Final = frozenset({"quantity", "other_value", "misplaced"})
+STATED: Final = frozenset({"quantity", "other_value", "misplaced", "read_only"})
 
 
 def _stated(verdict: Verdict) -> bool:

@@ -15,7 +15,7 @@ from typing import Final
 
 from actions.audit.matching import key_terms
 from actions.audit.polarity import denied_terms, stance, without_purpose
-from actions.audit.quantities import path_within, paths, same_area
+from actions.audit.quantities import holds, path_within, paths, same_area
 from actions.audit.verdict import Verdict
 
 # An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
@@ -33,10 +33,11 @@ _WRITES: Final = re.compile(
 )
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 _PLACING: Final = re.compile(
-    r"\b(?:plac|install|put|creat|stor|writ|ship|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
+    r"\b(?:plac|install|put|creat|stor|writ|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
+_ALTERNATIVE: Final = re.compile(r"[:;]|\binstead\b|\brather\b|\bbut\b", re.IGNORECASE)
 # A non-restrictive clause (", where <subdir> is the name of the subtree in /opt") adds a fact; the
 # areas it names are not where the rule puts things.
 _NON_RESTRICTIVE: Final = re.compile(r",\s*(?:which|who|whose|where)\b[^,]*(?:,|$)", re.IGNORECASE)
@@ -48,7 +49,8 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
     if not _READ_ONLY.search(rule) or not _WRITES.search(without_purpose(clause)):
         return None
-    areas = sorted({p for p in paths(rule, affirmed_only=True) if p != "/"})
+    # The rule's own negation ("must not modify /etc/group") names the area; it does not turn from it.
+    areas = _areas(rule)
     inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
     if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
         return None
@@ -82,12 +84,20 @@ def by_path(
     # subject names is only whom it binds ("Variable data of the packages in /opt | must be installed
     # in /var/opt/<subdir>, where <subdir> is …"): the clause's /opt/plugin/var is no compliance.
     act = _NON_RESTRICTIVE.sub(" ", after)
-    act_areas = _areas(act, affirmed_only=not negative) if _PLACING.search(act) else []
+    # What a prohibition forbids ends where the alternative it points to begins ("must not install
+    # files in /usr/etc: place them in /etc instead"); the areas before it are all forbidden ("must not
+    # include files or directories under /run, or under the older /var/run and /var/lock paths").
+    forbidden = _ALTERNATIVE.split(act, maxsplit=1)[0] if negative else act
+    act_areas = _areas(forbidden, affirmed_only=not negative) if _PLACING.search(forbidden) else []
     areas = act_areas or _areas(rule, affirmed_only=not negative)
     used = paths(clause, affirmed_only=True)
-    # A prohibition naming several areas ("/usr/etc is not allowed: … place them in /etc") does not
-    # say which one it forbids: polarity decides instead.
-    if not areas or not used or (negative and len(areas) > 1):
+    # A prohibition naming several areas in no act of its own ("/usr/etc is not allowed: … place them
+    # in /etc") does not say which one it forbids: polarity decides instead.
+    if not areas or not used or (negative and len(areas) > 1 and not act_areas):
+        return None
+    # Several areas forbidden at once are forbidden to what the subject names ("Packages must not
+    # include …"; "files which are modified … should not be stored in /usr or /etc"), not to all.
+    if negative and len(areas) > 1 and not names_subject(clause, subject, weights):
         return None
     within = path_within if negative else same_area
     inside = [p for p in used if any(within(p, area) for area in areas)]
@@ -109,6 +119,10 @@ def by_path(
         return Verdict(False, "forbidden_path", f"{said} for {where}; the clause keeps out of it.")
     if inside:
         return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
+    # "The copyright file in /usr/share/doc/acme" for "…/usr/share/doc/package/copyright": the clause
+    # names an area that holds the required one; it says too little to break the rule by path.
+    if any(holds(p, area) and _names_rest(clause, p, area) for p in used for area in areas):
+        return None
     return Verdict(
         True,
         "misplaced" if _places_subject(clause, subject, areas, weights) else "required_path",
@@ -166,6 +180,14 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
             affirmed |= long
     total = sum(weights.get(t, 1.0) for t in named)
     return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+def _names_rest(clause: str, path: str, area: str) -> bool:
+    """Whether the clause names in words what ``area`` adds to ``path`` ("copyright" for
+    "/usr/share/doc/<package>/copyright" below "/usr/share/doc/acme"); a placeholder it cannot."""
+    rest = [s for s in area.split("/") if s][len([s for s in path.split("/") if s]) :]
+    named = key_terms(" ".join(rest))
+    return bool(named) and not any(s.startswith("<") for s in rest) and named <= key_terms(clause)
 
 
 def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:

@@ -53,6 +53,7 @@ _OBJECT_END: Final = re.compile(
     r"[;:()]|\.(?!\w)|,\s*(?:which|that|who|so|because|since|unless|except|if|when|as)\b|\b(?:so\s+that|in\s+order|unless|except)\b",
     re.IGNORECASE,
 )
+_PLACING_ACTS: Final = key_terms("install ship carry contain put place deliver bundle")
 _PREPOSITION: Final = re.compile(r"\b(?:in|into|to|from|with|on|under|by|for|at|of|between|within)\b", re.I)
 _ITEM_SEPARATOR: Final = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
 
@@ -201,6 +202,10 @@ class Proposition:
             return None
         if stems & affirmed:
             return ", ".join(words_for_terms(clause, stems & affirmed)) or ", ".join(sorted(stems & affirmed))
+        # Putting a thing into a package or a place is one act, whichever verb says it: a package that
+        # "ships" a menu entry "installs" it.
+        if stems & _PLACING_ACTS and (placed := affirmed & _PLACING_ACTS):
+            return ", ".join(words_for_terms(clause, placed)) or ", ".join(sorted(placed))
         if lexicon is None:
             return None
         said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]

@@ -149,6 +149,16 @@ def path_within(path: str, area: str) -> bool:
     return all(bool(_PLACEHOLDER.match(o)) or o == i for o, i in zip(outer, inner, strict=False))
 
 
+def holds(path: str, area: str) -> bool:
+    """True when ``path`` is a directory above ``area`` ("/usr/share/doc/acme" above
+    "/usr/share/doc/<package>/copyright"; a <placeholder> of ``area`` matches any name)."""
+    inner = [s for s in area.split("/") if s]
+    outer = [s for s in path.split("/") if s]
+    if len(outer) >= len(inner):
+        return False
+    return all(bool(_PLACEHOLDER.match(i)) or o == i for o, i in zip(outer, inner, strict=False))
+
+
 def same_area(path: str, area: str) -> bool:
     """True when ``path`` lies within ``area``, or within another numbered slot of the same kind
     ("/usr/share/man/man1" for a rule about "/usr/share/man/man6": the games' section, not a

@@ -258,12 +258,17 @@ def test_a_thing_the_rule_names_placed_elsewhere_is_reported_where_a_bare_other_
     assert (breach.clause, breach.verdict.reading) == (misplaced, "misplaced")
 
 
-def test_a_conflict_on_a_stated_value_counts_below_the_judged_ranks_and_polarity_does_not() -> None:
-    modes = rule(6, "Files should be installed with mode 644 or 755.", "recommendation", "should")
-    filler = [
+def ranks_above_judged() -> list[Candidate]:
+    """``JUDGED`` strong candidates about other things, ahead of the one a test is about."""
+    return [
         candidate(rule(10 + k, f"Rule {k} about other things.", "obligation", "must"), STRONG)
         for k in range(JUDGED)
     ]
+
+
+def test_a_conflict_on_a_stated_value_counts_below_the_judged_ranks_and_polarity_does_not() -> None:
+    modes = rule(6, "Files should be installed with mode 644 or 755.", "recommendation", "should")
+    filler = ranks_above_judged()
     given = clause("Installed files are given mode 0777.")
     denied = clause("Customer records are not encrypted at rest.")
 
@@ -280,10 +285,7 @@ def test_a_conflict_on_a_stated_value_counts_below_the_judged_ranks_and_polarity
 
 def test_a_write_into_an_area_kept_free_of_writes_counts_below_the_judged_ranks() -> None:
     group = rule(7, "Packages must not modify /etc/group.", "prohibition", "must not")
-    filler = [
-        candidate(rule(10 + k, f"Rule {k} about other things.", "obligation", "must"), STRONG)
-        for k in range(JUDGED)
-    ]
+    filler = ranks_above_judged()
     appends = clause("The postinst appends a line to /etc/group.")
 
     check = check_target([appends], [[*filler, candidate(group, STRONG)]], GDPR, rules=20)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from policypal.rules.statement_sections import LEVELS
+from policypal.rules.statement_sections import LEVELS, TRAILING_PAGE_NUMBER
 from policypal.vectorstore import ChunkPoint
 
 #: Deepest numbering read ("3.7.4.1"), and the longest title kept.
@@ -26,8 +26,6 @@ _HEADING: Final = re.compile(
     r"(?:[^\S\n]*(?:\.[^\S\n]*){3,}\d*)?[^\S\n]*$",
     re.MULTILINE,
 )
-# A contents line's page number after its title: "3. Binary packages 13".
-_PAGE_NUMBER: Final = re.compile(r"\s+\d{1,4}$")
 _SECTION_NUMBER: Final = re.compile(r"^\W*(\d{1,3}(?:\.\d{1,3})*)\.?\s")
 
 
@@ -43,7 +41,7 @@ class SectionOutline:
         headings: dict[str, str] = {}
         for chunk in chunks:
             for match in _HEADING.finditer(chunk.text):
-                title = _PAGE_NUMBER.sub("", match.group("title").strip())[:MAX_TITLE_CHARS]
+                title = TRAILING_PAGE_NUMBER.sub("", match.group("title").strip())[:MAX_TITLE_CHARS]
                 headings.setdefault(match.group("number"), f"{match.group('number')}. {title}")
         return cls(headings)
 

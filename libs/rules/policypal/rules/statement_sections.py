@@ -25,8 +25,8 @@ _NUMBER: Final = re.compile(
     r"^\W*(?:(?:chapter|section|article|part|appendix|annex)\s+)?(?:§\s*)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+",
     re.IGNORECASE,
 )
-# A running header's page number after its title: "Starting system services 83".
-_PAGE_NUMBER: Final = re.compile(r"\s+\d{1,4}$")
+#: A page number after a title: a running header's ("Starting system services 83") or a contents line's.
+TRAILING_PAGE_NUMBER: Final = re.compile(r"\s+\d{1,4}$")
 _NOT_WORD: Final = re.compile(r"[\W_]+")
 
 
@@ -60,5 +60,5 @@ class StructureSections:
 
 def _title_key(heading: str) -> str:
     """A heading's title, numbering and a trailing page number removed, for comparison."""
-    title = _PAGE_NUMBER.sub("", _NUMBER.sub("", heading.strip()))
+    title = TRAILING_PAGE_NUMBER.sub("", _NUMBER.sub("", heading.strip()))
     return _NOT_WORD.sub(" ", title).strip().casefold()

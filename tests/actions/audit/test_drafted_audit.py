@@ -1,5 +1,7 @@
 """What a language model is shown: the binding rules of a target that stand above chance at all."""
 
+from dataclasses import replace
+
 from actions.audit.checking import RELATED
 from actions.audit.clauses import Clause
 from actions.audit.drafted_audit import (
@@ -41,6 +43,13 @@ def test_the_model_sees_binding_rules_only_and_a_few_per_target() -> None:
     shown = shown_to_model(found)
     assert len(shown) == RULES_PER_TARGET
     assert all(c.rule.modality == "obligation" for c in shown)
+
+
+def test_the_model_sees_a_rule_naming_the_clauses_area_whatever_its_standing() -> None:
+    by_area = replace(candidate(4, SHOWN_TO_MODEL - 3), by_area=True)
+    found = [candidate(1, RELATED + 1), candidate(3, SHOWN_TO_MODEL - 0.1), by_area]
+
+    assert [c.rule.rule_index for c in shown_to_model(found)] == [1, 4]
 
 
 def shown(number: int, *rules: int) -> ShownClause:

@@ -193,6 +193,35 @@ def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts
     assert [c.rule.rule_index for c in granting] == [0, 1]
 
 
+def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
+    stored = [
+        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
+        for i in range(3)
+    ]
+    group = rule(
+        5, "Packages must not modify /etc/passwd, /etc/shadow, /etc/group or /etc/gshadow.", "prohibition"
+    )
+    etc = [rule(6 + k, f"Configuration {k} lives under /etc.") for k in range(4)]
+    target = TargetRules.of(
+        [
+            *stored,
+            StoredRule(rule=group, vector=unit(0, 0, 1)),
+            *(StoredRule(rule=r, vector=unit(0, 0, 1)) for r in etc),
+        ]
+    )
+
+    appends, elsewhere = governing_rules(
+        ["The postinst appends a line to /etc/group.", "The postinst writes to /etc/acme.conf."],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in appends] == [0, 1, 5]
+    # /etc alone is one level deep, and named by many rules: no candidate by the area alone.
+    assert [c.rule.rule_index for c in elsewhere] == [0, 1]
+
+
 def test_a_limit_above_the_number_of_rules_returns_every_rule() -> None:
     target = TargetRules.of(
         [StoredRule(rule=USR_LOCAL, vector=unit(1, 0)), StoredRule(rule=LOGS, vector=unit(0, 1))]

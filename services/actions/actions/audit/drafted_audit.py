@@ -161,8 +161,15 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     shown = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
     shown = shown[:RULES_PER_TARGET]
     # A rule against further restrictions is matched to a restricting clause by what it does, not by
-    # how related it is (``restrictions``): it is shown whatever its standing.
-    return shown + [c for c in candidates if forbids_further_restrictions(c.rule.text) and c not in shown]
+    # how related it is (``restrictions``), and one of the few naming the clause's area by that area:
+    # each is shown whatever its standing.
+    return shown + [
+        c
+        for c in candidates
+        if (c.by_area or forbids_further_restrictions(c.rule.text))
+        and is_binding(c.rule.modality)
+        and c not in shown
+    ]
 
 
 def _prompt(

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.audit.document_names import as_document_words
+from actions.audit.quantities import depth, path_within, paths
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from policypal.contracts import ResolvedDocument
 from policypal.rules import is_binding
@@ -70,6 +71,8 @@ class Candidate:
     term_share: float
     #: How far above chance the rule's relatedness stands for this clause (see the module's docstring).
     standing: float = 0.0
+    #: A candidate by the clause's area alone (``_naming_its_area``), whatever its relatedness.
+    by_area: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class TargetRules:
     #: BM25's length normalisation per rule (k1 = 1.2, b = 0.75; tf = 1): a long run-on rule shares
     #: many terms with any clause by its length alone.
     length_factors: list[float]
+    #: The areas (file-system paths) each rule names, the root left aside.
+    rule_paths: list[list[str]]
 
     @classmethod
     def of(
@@ -112,7 +117,8 @@ class TargetRules:
         )
         average = sum(len(ts) for ts in rule_terms) / max(1, total)
         factors = [2.2 / (1 + 1.2 * (0.25 + 0.75 * len(ts) / max(average, 1.0))) for ts in rule_terms]
-        return cls(rules, vectors, around, rule_terms, rarity, factors)
+        named = [[p for p in paths(r.text) if p != "/"] for r in rules]
+        return cls(rules, vectors, around, rule_terms, rarity, factors, named)
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -157,6 +163,8 @@ def governing_rules(
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
         if against_restrictions and restriction_of(clauses[i]):
             ordered += [j for j in against_restrictions if j not in ordered]
+        by_area = [j for j in _naming_its_area(clauses[i], target) if j not in ordered]
+        ordered += by_area
         found.append(
             [
                 Candidate(
@@ -165,11 +173,33 @@ def governing_rules(
                     float(similarity[i, j]),
                     float(shares[i, j]),
                     float(standing[i, j]),
+                    j in by_area,
                 )
                 for j in ordered
             ]
         )
     return found
+
+
+#: A clause's area is named by at most this many rules for them to be its candidates by the area alone.
+AREA_RULES: Final = 3
+
+
+def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
+    """The rules naming the most specific area (two levels deep at least) that holds a path of the
+    clause ("/etc/group" for "appends a line to /etc/group"), when few do: a path shared is as telling as
+    a rare word, and a long rule listing several shares little else with the clause."""
+    used = paths(clause, affirmed_only=True)
+    best: list[int] = []
+    deepest = 1
+    for j, named in enumerate(target.rule_paths):
+        held = [depth(area) for area in named for p in used if path_within(p, area)]
+        if not held or max(held) < deepest:
+            continue
+        if max(held) > deepest:
+            best, deepest = [], max(held)
+        best.append(j)
+    return best if deepest >= 2 and len(best) <= AREA_RULES else []
 
 
 def standings(relatedness: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

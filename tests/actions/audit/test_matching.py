@@ -222,6 +222,31 @@ def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
     assert [c.rule.rule_index for c in elsewhere] == [0, 1]
 
 
+def test_a_clause_writing_into_an_area_kept_free_of_writes_meets_the_rule_that_keeps_it() -> None:
+    stored = [
+        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
+        for i in range(3)
+    ]
+    read_only = rule(
+        7, "Programs should be prepared to operate when /usr and /etc are read-only file systems."
+    )
+    target = TargetRules.of([*stored, StoredRule(rule=read_only, vector=unit(0, 0, 1))])
+
+    saves, installs = governing_rules(
+        [
+            "Each tool saves its cache under /usr/share/acme.",
+            "Each tool installs its data under /usr/share/acme.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in saves] == [0, 1, 7]
+    assert saves[-1].by_area
+    assert [c.rule.rule_index for c in installs] == [0, 1]
+
+
 def test_a_limit_above_the_number_of_rules_returns_every_rule() -> None:
     target = TargetRules.of(
         [StoredRule(rule=USR_LOCAL, vector=unit(1, 0)), StoredRule(rule=LOGS, vector=unit(0, 1))]

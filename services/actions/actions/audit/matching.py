@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from actions.audit.document_names import as_document_words
 from actions.audit.quantities import depth, path_within, paths
+from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from policypal.contracts import ResolvedDocument
 from policypal.rules import is_binding
@@ -188,7 +189,8 @@ AREA_RULES: Final = 3
 def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
     """The rules naming the most specific area (two levels deep at least) that holds a path of the
     clause ("/etc/group" for "appends a line to /etc/group"), when few do: a path shared is as telling as
-    a rare word, and a long rule listing several shares little else with the clause."""
+    a rare word, and a long rule listing several shares little else with the clause; and for a clause
+    that writes, a few rules keeping an area that holds its path free of writes."""
     used = paths(clause, affirmed_only=True)
     best: list[int] = []
     deepest = 1
@@ -199,7 +201,18 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
         if max(held) > deepest:
             best, deepest = [], max(held)
         best.append(j)
-    return best if deepest >= 2 and len(best) <= AREA_RULES else []
+    found = best if deepest >= 2 and len(best) <= AREA_RULES else []
+    # A clause writing into an area a rule keeps free of writes ("/usr … read-only") meets that rule,
+    # however broad the area.
+    if used and writes(clause):
+        found += [
+            j
+            for j, named in enumerate(target.rule_paths)
+            if j not in found
+            and keeps_free_of_writes(target.rules[j].text)
+            and any(path_within(p, area) for area in named for p in used)
+        ][:AREA_RULES]
+    return found
 
 
 def standings(relatedness: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -16,21 +16,9 @@ from typing import Final
 from actions.audit.matching import key_terms
 from actions.audit.polarity import denied_terms, stance, without_purpose
 from actions.audit.quantities import holds, path_within, paths, same_area
+from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.verdict import Verdict
 
-# An area a rule keeps free of writes, and a clause that writes (changes data, not installs it).
-_READ_ONLY: Final = re.compile(
-    r"\b(?:read[- ]only|(?:must|shall|should)\s+not\s+(?:be\s+(?:written|modified|altered|changed)|"
-    r"(?:modify|alter|edit|change|write\s+to))|"
-    r"(?:doesn['’]t|does\s+not|do\s+not|don['’]t)\s+need\s+to\s+be\s+modified|purely\s+static)\b",
-    re.IGNORECASE,
-)
-_WRITES: Final = re.compile(
-    r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
-    r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
-    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
-    re.IGNORECASE,
-)
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 _PLACING: Final = re.compile(
     r"\b(?:plac|install|put|creat|stor|writ|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
@@ -47,7 +35,7 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     """A rule that keeps an area free of writes ("/usr … must not be written to", "/usr and /etc are
     read-only", "data that doesn't need to be modified should store that data in /usr/share"), against a
     clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
-    if not _READ_ONLY.search(rule) or not _WRITES.search(without_purpose(clause)):
+    if not keeps_free_of_writes(rule) or not writes(without_purpose(clause)):
         return None
     # The rule's own negation ("must not modify /etc/group") names the area; it does not turn from it.
     areas = _areas(rule)

@@ -154,11 +154,16 @@ def test_the_rules_section_title_counts_toward_its_terms() -> None:
     assert found[0].rule == titled
 
 
-def test_at_most_limit_candidates_most_related_first() -> None:
-    stored = [
+def retention_rules(count: int) -> list[StoredRule]:
+    """``count`` rules alike in words, each a little further from the clause vector (1, 0, 0)."""
+    return [
         StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
-        for i in range(8)
+        for i in range(count)
     ]
+
+
+def test_at_most_limit_candidates_most_related_first() -> None:
+    stored = retention_rules(8)
     target = TargetRules.of(stored)
 
     first, second = governing_rules(
@@ -176,10 +181,7 @@ def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts
         "You may not impose any further restrictions on the exercise of the rights granted.",
         "prohibition",
     )
-    stored = [
-        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
-        for i in range(3)
-    ]
+    stored = retention_rules(3)
     target = TargetRules.of([*stored, StoredRule(rule=no_further, vector=unit(0, 0, 1))])
 
     restricting, granting = governing_rules(
@@ -194,10 +196,7 @@ def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts
 
 
 def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
-    stored = [
-        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
-        for i in range(3)
-    ]
+    stored = retention_rules(3)
     group = rule(
         5, "Packages must not modify /etc/passwd, /etc/shadow, /etc/group or /etc/gshadow.", "prohibition"
     )
@@ -223,10 +222,7 @@ def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
 
 
 def test_a_clause_writing_into_an_area_kept_free_of_writes_meets_the_rule_that_keeps_it() -> None:
-    stored = [
-        StoredRule(rule=rule(i, f"Rule number {i} about retention."), vector=unit(1, i / 10, 0))
-        for i in range(3)
-    ]
+    stored = retention_rules(3)
     read_only = rule(
         7, "Programs should be prepared to operate when /usr and /etc are read-only file systems."
     )

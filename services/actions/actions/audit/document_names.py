@@ -28,9 +28,11 @@ def _abbreviation(title: str) -> tuple[re.Pattern[str], str] | None:
     return pattern, words[-1]
 
 
+@lru_cache(maxsize=4096)
 def as_document_words(text: str, title: str) -> str:
     """``text`` with each abbreviation of ``title`` followed by the document's own word for itself
-    ("a copy of the GPL" → "a copy of the GPL License" for the GNU General Public License)."""
+    ("a copy of the GPL" → "a copy of the GPL License" for the GNU General Public License); read once
+    per clause and target, though each of the clause's candidate rules asks."""
     found = _abbreviation(title)
     if found is None:
         return text

@@ -192,6 +192,8 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
     a rare word, and a long rule listing several shares little else with the clause; and for a clause
     that writes, a few rules keeping an area that holds its path free of writes."""
     used = paths(clause, affirmed_only=True)
+    if not used:
+        return []
     best: list[int] = []
     deepest = 1
     for j, named in enumerate(target.rule_paths):
@@ -204,7 +206,7 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
     found = best if deepest >= 2 and len(best) <= AREA_RULES else []
     # A clause writing into an area a rule keeps free of writes ("/usr … read-only") meets that rule,
     # however broad the area.
-    if used and writes(clause):
+    if writes(clause):
         found += [
             j
             for j, named in enumerate(target.rule_paths)

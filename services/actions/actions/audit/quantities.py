@@ -152,11 +152,10 @@ def path_within(path: str, area: str) -> bool:
 def holds(path: str, area: str) -> bool:
     """True when ``path`` is a directory above ``area`` ("/usr/share/doc/acme" above
     "/usr/share/doc/<package>/copyright"; a <placeholder> of ``area`` matches any name)."""
-    inner = [s for s in area.split("/") if s]
-    outer = [s for s in path.split("/") if s]
-    if len(outer) >= len(inner):
-        return False
-    return all(bool(_PLACEHOLDER.match(i)) or o == i for o, i in zip(outer, inner, strict=False))
+    levels = depth(path)
+    above = [s for s in area.split("/") if s][:levels]
+    # The area cut to the path's depth: the path must be that (its placeholders matching any name).
+    return levels < depth(area) and path_within(path, "/" + "/".join(above))
 
 
 def same_area(path: str, area: str) -> bool:

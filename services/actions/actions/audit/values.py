@@ -9,6 +9,7 @@ the kind the rule's act requires, but none of the values it allows, breaks it.
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Final, Literal
 
 from actions.audit.placement import names_subject
@@ -24,8 +25,10 @@ _DIGIT: Final = re.compile(r"\d")
 _NOTE_MARK: Final = re.compile(r"^\d{1,2}$")
 
 
-def values(text: str) -> dict[str, Kind]:
-    """The values ``text`` names, by their lower-case spelling, with their kind."""
+@lru_cache(maxsize=8192)
+def values(text: str) -> Mapping[str, Kind]:
+    """The values ``text`` names, by their lower-case spelling, with their kind (read once per text:
+    a rule's act meets many clauses)."""
     for found in (*paths(text), *(q.words for q in quantities(text))):
         text = text.replace(found, " ")
     named: dict[str, Kind] = {}

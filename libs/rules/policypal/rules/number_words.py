@@ -42,6 +42,9 @@ CARDINALS: Final[dict[str, int]] = (
     | {"hundred": 100, "thousand": 1_000, "million": 1_000_000}
 )
 
+#: A regex alternation of the cardinal words, the longest first ("sixteen" before "six").
+CARDINAL_ALTERNATION: Final = "|".join(sorted(CARDINALS, key=len, reverse=True))
+
 
 def word_value(word: str) -> int | None:
     """The value of one number word, with compound tens written together or hyphenated:

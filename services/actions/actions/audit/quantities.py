@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from policypal.rules.number_words import CARDINALS
+from policypal.rules.number_words import CARDINAL_ALTERNATION, CARDINALS
 
 Bound = Literal["upper", "lower", "exact"]
 
@@ -36,11 +36,10 @@ _LOWER: Final = (
     r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|no\s+sooner\s+than|more\s+than|"
     r"longer\s+than|over|above|exceed(?:s|ing)?|minimum(?:\s+of)?|min\.?|after|or\s+more"
 )
-_NUMBER_WORD = "|".join(sorted(CARDINALS, key=len, reverse=True))
 _UNIT_WORDS = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _QUANTITY = re.compile(
     rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*\(?"
-    rf"(?P<number>\d+(?:[.,]\d+)?|{_NUMBER_WORD})\)?\s*(?:-\s*)?"
+    rf"(?P<number>\d+(?:[.,]\d+)?|{CARDINAL_ALTERNATION})\)?\s*(?:-\s*)?"
     rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?(?!\w)(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
     re.IGNORECASE,
 )

@@ -397,6 +397,28 @@ def test_a_clause_that_does_what_the_rule_requires_agrees() -> None:
     assert (verdict.conflict, verdict.reading) == (False, "polarity")
 
 
+def test_a_clause_that_does_the_act_but_leaves_out_what_it_must_give_conflicts() -> None:
+    rule = "The incident report must describe the affected systems and the time the breach was detected."
+    clause = (
+        "The incident report describes the affected systems, without the time of detection of the breach."
+    )
+
+    verdict = verdict_of(clause, rule, "obligation", "must")
+
+    assert (verdict.conflict, verdict.reading) == (True, "omission")
+    assert "leaves out" in verdict.rationale
+    assert "detection" in verdict.rationale
+
+
+def test_denying_one_shared_word_of_an_obligation_omits_nothing_it_requires() -> None:
+    rule = "The incident report must describe the affected systems and the time the breach was detected."
+    clause = "The incident report does not name the people on call, only the affected systems."
+
+    verdict = verdict_of(clause, rule, "obligation", "must")
+
+    assert verdict.conflict is False
+
+
 @pytest.mark.parametrize(
     "clause",
     [

@@ -27,7 +27,7 @@ from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
 from policypal.rules import is_binding
-from policypal.rules.number_words import CARDINALS
+from policypal.rules.number_words import CARDINAL_ALTERNATION
 from policypal.vectorstore import RulePoint
 
 #: A binding rule of at least this standing governs the clause.
@@ -51,6 +51,9 @@ FLAG: Final[dict[Reading, float]] = {
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
+    # The clause denies several terms of the act but not its head ("prints the option names, without
+    # saying how to invoke the program"): it must be about the rule beyond doubt.
+    "omission": RELATED + 1.0,
     # The clause says in so many words that it allows ("are allowed", "may", "are free to") what a rule
     # of the same subject allows only in the form it names: as specific as a figure past a limit.
     "permits_more": RELATED - 2.0,
@@ -59,6 +62,8 @@ FLAG: Final[dict[Reading, float]] = {
 #: A polarity reading judges only the clause's most related rules: further down, a rule shares words
 #: with the clause more often than its subject.
 POLARITY_RANKS: Final = 3
+#: The readings that rest on the words a clause shares with the rule, judged only within ``POLARITY_RANKS``.
+_BY_SHARED_WORDS: Final = frozenset({"polarity", "omission", "permits_more", "forbidden_act"})
 #: A second breached rule is reported when its conflict is nearly as strong as the first (standing).
 SECOND_WITHIN: Final = 2.5
 #: A conflict stands unless a rule the clause keeps stands higher than the conflicting one by this.
@@ -164,14 +169,13 @@ def _judged(
         verdict = governing_verdict(clause, candidate, weights, lexicon)
         if verdict is None or (deep and not _stated(verdict)):
             continue
-        if rank >= POLARITY_RANKS and verdict.reading in ("polarity", "permits_more", "forbidden_act"):
+        if rank >= POLARITY_RANKS and verdict.reading in _BY_SHARED_WORDS:
             continue
         judged.append((candidate, verdict))
     return judged
 
 
-_NUMBER_WORDS: Final = "|".join(CARDINALS)
-_FIGURE: Final = re.compile(rf"\d|/|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_FIGURE: Final = re.compile(rf"\d|/|\b(?:{CARDINAL_ALTERNATION})\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)

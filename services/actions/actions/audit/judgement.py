@@ -39,7 +39,7 @@ from actions.audit.polarity import (
     stance,
     without_purpose,
 )
-from actions.audit.proposition import Proposition
+from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.values import by_other_value
@@ -219,10 +219,16 @@ def _by_polarity(
         return Verdict(
             True, "polarity", f"{said} ({binding}); the clause makes it optional: {words}.", _AGREE
         )
+    # Denying the act's head denies the act; denying several of the other terms of its act ("prints
+    # the option names, without saying how to invoke the program") leaves out what it requires.
     left_out = denied & rule.head
+    omitted = denied & rule.about
     if left_out and position == "does_not":
         words = _words(clause, left_out)
         return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
+    if len(omitted) >= MIN_SHARED_TERMS and position == "does_not":
+        words = _words(clause, omitted)
+        return Verdict(True, "omission", f"{said} ({binding}); the clause leaves out {words}.", _AGREE)
     if position == "permits" and restricts(after) and _grants(practice):
         return Verdict(
             True, "permits_more", f"{said} and allows only what it names; the clause permits more.", _AGREE

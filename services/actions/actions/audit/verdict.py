@@ -14,6 +14,7 @@ Reading = Literal[
     "misplaced",
     "other_value",
     "polarity",
+    "omission",
     "permits_more",
     "model",
 ]

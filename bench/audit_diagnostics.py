@@ -136,6 +136,9 @@ def _count(
         for breach in check.breaches:
             if not any(_same(breach.clause, p) for p in planted):
                 filler[breach.verdict.reading] += 1
+                if show:
+                    print(f"\n[{source.id} filler, flagged] {breach.clause.text[:150]}")
+                    print(f"  p{breach.rule.page} {breach.verdict.reading}: {breach.rule.text[:150]}")
     for gold in (*source.violations, *source.compliant):
         positions = [i for i, c in enumerate(clauses) if _same(c, normalise(gold.text))]
         flagged = [
@@ -176,11 +179,11 @@ def _count(
                 f"{'conflict' if verdict.conflict else 'ok'}:{verdict.reading}" if verdict else "no verdict"
             )
             counts[f"gold verdict: {said}"] += 1
-        counts["found_on_gold_page"] += any(
-            b.target.document_id == rule.target and on_gold(b.rule, rule) for b in flagged
-        )
+        found = any(b.target.document_id == rule.target and on_gold(b.rule, rule) for b in flagged)
+        counts["found_on_gold_page"] += found
         if show:
-            print(f"\n[{gold.id} {gold.kind}] {gold.text[:150]}\n  gold {rule.target} p{sorted(rule.pages)}")
+            print(f"\n[{gold.id} {gold.kind}] {gold.text[:150]}")
+            print(f"  gold {rule.target} p{sorted(rule.pages)}: {'found' if found else 'MISSED'}")
             for k, candidate in enumerate(candidates):
                 judged = verdict_of(rule.target, clauses[positions[0]], candidate)
                 mark = "*" if k in hits else " "

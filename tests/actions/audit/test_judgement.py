@@ -391,6 +391,44 @@ def test_a_clause_that_waives_or_denies_an_obligation_conflicts(clause: str, how
     assert how in verdict.rationale
 
 
+@pytest.mark.parametrize(
+    ("clause", "rule"),
+    [
+        (
+            "When a customer closes the account, the exports are kept on the backup server.",
+            "Customer exports must be deleted when the account is closed.",
+        ),
+        (
+            "The support inbox rejects messages from outside the company.",
+            "The support inbox must accept messages from any sender.",
+        ),
+    ],
+)
+def test_a_clause_that_does_the_opposite_of_an_obligation_conflicts(clause: str, rule: str) -> None:
+    verdict = verdict_of(clause, rule, "obligation", "must")
+
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert "opposite" in verdict.rationale
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # The opposite act, but done to something else than the rule names.
+        "When a customer closes the account, the invoices are kept for ten years.",
+        # Done to what the rule says its subject goes without: not what the rule names.
+        "Exports with legal holds are kept when the account is closed.",
+    ],
+)
+def test_the_opposite_act_on_something_else_is_no_conflict(clause: str) -> None:
+    rule = "Customer exports without legal holds must be deleted when the account is closed."
+    rarity = {"export": 3.0, "customer": 1.0}
+
+    verdict = judge(clause, rule, "obligation", "must", rarity)
+
+    assert verdict is None or "opposite" not in verdict.rationale
+
+
 def test_a_clause_that_does_what_the_rule_requires_agrees() -> None:
     verdict = verdict_of("Personal data is encrypted at rest with AES-256.", *MUST_ENCRYPT)
 

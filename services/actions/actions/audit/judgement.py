@@ -27,6 +27,7 @@ from typing import Final
 
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
+from actions.audit.opposites import opposite_acts
 from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
@@ -226,6 +227,19 @@ def _by_polarity(
     if left_out and position == "does_not":
         words = _words(clause, left_out)
         return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
+    stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
+    # "Purging leaves the logs in place" for "Log files should be removed when purged": the opposite act.
+    # It must be done to what the rule's act names, by its rarest term, and not to one that has what
+    # the rule's thing goes without ("exports with legal holds" for "exports without legal holds").
+    objects = rule.head - stems - rule.lacking
+    rarest = max(objects, key=lambda t: (weights.get(t, 1.0), t), default=None)
+    named = affirmed & objects if rarest in affirmed and not affirmed & rule.lacking else frozenset()
+    opposite = opposite_acts(stems, affirmed) if position == "does" and named else frozenset()
+    if opposite:
+        words = _words(clause, opposite | named)
+        return Verdict(
+            True, "polarity", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
+        )
     if len(omitted) >= MIN_SHARED_TERMS and position == "does_not":
         words = _words(clause, omitted)
         return Verdict(True, "omission", f"{said} ({binding}); the clause leaves out {words}.", _AGREE)

@@ -112,6 +112,14 @@ def _listed_objects(act: str) -> frozenset[str]:
     return frozenset(term for term, n in counts.items() if n == 1)
 
 
+_WITHOUT: Final = re.compile(r"\bwithout\s+([^,;.()]+)", re.IGNORECASE)
+
+
+def _lacking(rule: str) -> frozenset[str]:
+    """The key terms of what ``rule`` says something goes without."""
+    return frozenset().union(*(key_terms(m.group(1)) for m in _WITHOUT.finditer(rule)))
+
+
 @dataclass(frozen=True)
 class Proposition:
     """A rule's proposition: its terms, the head of its act, what it rules out, its act's verbs."""
@@ -134,6 +142,9 @@ class Proposition:
     #: How a prohibition's act is done, when it says so before its verb ("must not be statically
     #: linked"): linking dynamically is not the act it forbids.
     manner: frozenset[str] = frozenset()
+    #: What the rule's words say a thing goes without ("Obsolete configuration files without local
+    #: changes"): a circumstance of what it names, not what it names.
+    lacking: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -171,6 +182,7 @@ class Proposition:
             frozenset(key_terms_in_order(means.group(1))[:HEAD_TERMS]) if means else frozenset(),
             _listed_objects(act) if negative else frozenset(),
             _manner(act) if negative else frozenset(),
+            _lacking(f"{before} {after}"),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:

@@ -88,3 +88,10 @@ def test_what_is_missing_is_denied() -> None:
 def test_considering_or_trying_an_act_opens_with_the_act() -> None:
     assert act_verbs(" still consider providing them in the tarballs") == ["providing"]
     assert act_verbs(" try to keep lines short") == ["keep"]
+
+
+def test_a_gerund_with_a_pronoun_object_is_all_that_without_leaves_out() -> None:
+    denied = denied_terms("Removing a package without purging it keeps the files in /var/log/acme.")
+
+    assert "purg" in denied
+    assert not denied & {"file", "log", "keep"}

@@ -161,6 +161,11 @@ _LEFT_OUT: Final = re.compile(
     r"provided|included|shipped|offered|available|handled))\b",
     re.IGNORECASE,
 )
+# A gerund whose object is a pronoun ends there: "Removing a package without purging it keeps the
+# files" leaves out the purge, not the files.
+_GERUND_WITH_PRONOUN: Final = re.compile(
+    r"^\s+\w+ing\s+(?:it|them|him|her|this|these|those)\b", re.IGNORECASE
+)
 _SCOPE_BEFORE: Final = re.compile(r"(?:[^,.;:()]|\.(?=\w)){0,60}$")
 
 
@@ -177,7 +182,7 @@ def denied_terms(sentence: str) -> frozenset[str]:
     for match in _DENIAL.finditer(text):
         if _QUALIFIER.search(text[: match.start()]):
             continue
-        scope = _SCOPE.match(text[match.end() :])
+        scope = _GERUND_WITH_PRONOUN.match(text[match.end() :]) or _SCOPE.match(text[match.end() :])
         named = key_terms(scope.group(0)) if scope else frozenset()
         if not named:
             before = _SCOPE_BEFORE.search(text[: match.start()])

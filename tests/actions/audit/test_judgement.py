@@ -348,6 +348,30 @@ def test_a_term_the_rule_negates_and_the_clause_affirms_conflicts() -> None:
     assert "rules out" in verdict.rationale
 
 
+_NO_PASSWORD = (
+    "Exported records handed to a customer must be in a documented format, and must require no special "
+    "password or key for opening them."
+)
+
+
+def test_doing_what_a_rule_rules_out_by_its_rare_head_term_conflicts_though_little_else_is_shared() -> None:
+    clause = "Exports are sent as zip archives locked with a password."
+    rarity = {"password": 5.0, "export": 1.0, "record": 1.0, "format": 1.0, "custom": 1.0}
+
+    verdict = judge(clause, _NO_PASSWORD, "obligation", "must", rarity)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert "password" in verdict.rationale
+
+
+def test_a_common_term_the_rule_rules_out_does_not_make_it_about_the_clause() -> None:
+    clause = "Exports are sent as zip archives locked with a password."
+    rarity = {"password": 1.0, "export": 1.0, "record": 5.0, "format": 1.0, "custom": 1.0}
+
+    assert judge(clause, _NO_PASSWORD, "obligation", "must", rarity) is None
+
+
 def test_a_rule_that_allows_only_what_it_names_conflicts_with_a_wider_permission() -> None:
     verdict = verdict_of(
         "Capital letters and underscores are allowed in package names.",

@@ -196,7 +196,13 @@ def _by_polarity(
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     if not rule.spoken_of(terms, weights):
-        return None
+        # "a password-protected zip file" for "must require no special password or key for unpacking":
+        # doing what the rule rules out, by a rare term heading what it rules out, speaks of it too.
+        done = _rare(rule.ruled_out_heads & affirmed, weights)
+        if negative or not done or len(terms & (rule.about | rule.ruled_out)) < MIN_SHARED_TERMS:
+            return None
+        words = _words(clause, rule.ruled_out & affirmed)
+        return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     if negative:
         act = rule.act_in(clause, affirmed, lexicon) if rule.spoken_of(affirmed, weights) else None
         if position in ("does", "permits") and act is not None:

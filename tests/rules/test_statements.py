@@ -40,6 +40,29 @@ def test_hard_wrapped_lines_join_into_one_sentence_with_a_one_line_plain() -> No
     )
 
 
+def test_a_short_line_goes_on_into_a_next_line_that_opens_with_a_conjunction() -> None:
+    text = (
+        "The comparison behavior of the package management system with respect to the upstream version is\n"
+        "described below, in the section on how dpkg orders versions, together with the epoch and revision.\n"
+        "The upstream_version must contain only alphanumerics6\n"
+        "and the characters . + - ~ (full stop, plus, hyphen,\n"
+        "tilde) and should start with a digit.\n"
+        "debian_revision\n"
+        "This part of the version number specifies the version of the Debian package.\n"
+    )
+
+    plains = [s.plain for s in segmented(text).statements]
+
+    assert any(
+        p.startswith(
+            "The upstream_version must contain only alphanumerics6 and the characters . + - ~ (full stop, "
+            "plus, hyphen, tilde) and should start with a digit."
+        )
+        for p in plains
+    )
+    assert not any(p.startswith("and the characters") for p in plains)
+
+
 def test_numbered_headings_set_the_section_of_the_statements_under_them() -> None:
     result = segmented(FHS_PAGE)
     sections = {s.plain.split()[0]: s.section for s in result.statements}

@@ -33,6 +33,8 @@ _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S")
 _ITEM = re.compile(r"^(?:[-*+•◦▪‣–·]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+(?=\S)")
 _CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|…{2,}|\s\.\s\.\s\.")
 _TERMINAL = (".", "!", "?", ":", ";")
+# A line opening with a conjunction, a preposition or an article in lower case continues a sentence.
+_GOES_ON = re.compile(r"(?:and|or|but|nor|the|a|an|of|to|in|with|for|that|which|than|by|from|on|as)\s")
 # A sentence ends at . ! ? (then closing quotes or brackets, then an optional footnote number) before
 # whitespace and an opening capital, digit, bracket or quote.
 _SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*(?P<note>\d{1,2})?(?=\s+[\"“‘(\[A-Z0-9])")
@@ -179,8 +181,10 @@ def _blocks(text: str, section: str | None) -> tuple[list[_Block], str | None]:
         else:
             current.end = end
         # A short line with no closing punctuation is a table row, a label or a forced break: the
-        # sentence does not go on across it (wrapped sentence lines run to the page's width).
-        if len(stripped) < SHORT_LINE * width and not stripped.endswith((*_TERMINAL, ",")):
+        # sentence does not go on across it (wrapped sentence lines run to the page's width), unless the
+        # next line plainly goes on with it ("…only alphanumerics⁶" / "and the characters . + - ~").
+        short = len(stripped) < SHORT_LINE * width and not stripped.endswith((*_TERMINAL, ","))
+        if short and not _GOES_ON.match(following):
             current = None
         previous = stripped
     return blocks, section

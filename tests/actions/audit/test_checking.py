@@ -70,9 +70,9 @@ def test_a_quantity_conflict_needs_less_standing_than_a_polarity_one() -> None:
 
 def test_a_clause_permitting_more_than_an_only_rule_needs_less_standing_than_a_polarity_conflict() -> None:
     lower_case_only = rule(
-        5, "Package names must consist only of lower case letters and digits.", "obligation", "must"
+        5, "Package names must consist only of registered product names.", "obligation", "must"
     )
-    capitals = clause("Capital letters are allowed in package names.")
+    capitals = clause("Unregistered product names are allowed in package names.")
     standing = (FLAG["permits_more"] + FLAG["polarity"]) / 2
 
     check = check_target([capitals], [[candidate(lower_case_only, standing)]], GDPR, rules=6)
@@ -292,3 +292,27 @@ def test_a_write_into_an_area_kept_free_of_writes_counts_below_the_judged_ranks(
 
     (breach,) = check.breaches
     assert breach.verdict.reading == "read_only"
+
+
+def test_a_name_breaking_a_character_rule_is_not_outweighed_by_a_rule_on_where_the_file_goes() -> None:
+    cron_names = rule(
+        6,
+        "A cron job file name must not include any period or plus characters (. or +).",
+        "prohibition",
+        "must not",
+    )
+    cron_place = rule(
+        7, "A package should install its cron job file in /etc/cron.d.", "recommendation", "should"
+    )
+    dotted = clause("Our cron job file is installed as /etc/cron.d/acme.agent.")
+
+    check = check_target(
+        [dotted],
+        [[candidate(cron_place, STRONG + MARGIN + 2.0), candidate(cron_names, FLAG["characters"])]],
+        GDPR,
+        rules=6,
+    )
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "characters"
+    assert breach.rule == cron_names

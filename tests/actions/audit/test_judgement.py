@@ -374,13 +374,25 @@ def test_a_common_term_the_rule_rules_out_does_not_make_it_about_the_clause() ->
 
 def test_a_rule_that_allows_only_what_it_names_conflicts_with_a_wider_permission() -> None:
     verdict = verdict_of(
+        "Unregistered product names are allowed in package names.",
+        "Package names must consist only of registered product names.",
+        "obligation",
+        "must",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "permits_more")
+
+
+def test_characters_a_clause_allows_in_a_name_against_those_a_rule_allows_are_read_as_characters() -> None:
+    verdict = verdict_of(
         "Capital letters and underscores are allowed in package names.",
         "Package names must consist only of lower case letters, digits and the signs plus and minus.",
         "obligation",
         "must",
     )
 
-    assert (verdict.conflict, verdict.reading) == (True, "permits_more")
+    assert (verdict.conflict, verdict.reading) == (True, "characters")
+    assert "“_”" in verdict.rationale
 
 
 def test_what_a_clause_says_can_happen_is_no_wider_permission() -> None:

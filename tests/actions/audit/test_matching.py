@@ -142,6 +142,12 @@ def test_modal_words_are_no_shared_terms() -> None:
     assert key_terms("must shall should may need required allowed optional never always") == frozenset()
 
 
+def test_a_name_written_with_underscores_is_its_words() -> None:
+    assert key_terms("The upstream_version must contain only alphanumerics") >= key_terms(
+        "the upstream version"
+    )
+
+
 def test_the_rules_section_title_counts_toward_its_terms() -> None:
     titled = rule(0, "Files must be kept there.", section="3.15 /tmp : Temporary files")
     untitled = rule(1, "Files must be kept there.")

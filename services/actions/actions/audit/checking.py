@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
+from actions.audit.characters import names_characters
 from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
@@ -48,6 +49,9 @@ FLAG: Final[dict[Reading, float]] = {
     # What the rule's subject names, given a value of the kind the rule requires, but not the one it
     # requires ("mode 0777" for "mode 644 or 755"): as specific as a figure past a limit.
     "other_value": RELATED - 2.0,
+    # A name the clause gives for what the rule's subject names, with a character the rule does not
+    # allow there ("as in Kestrel_Agent" for "lower case letters, digits, plus, minus and periods").
+    "characters": RELATED - 3.0,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
@@ -180,14 +184,14 @@ _FIGURE: Final = re.compile(rf"\d|/|\b(?:{CARDINAL_ALTERNATION})\b", re.IGNORECA
 
 @lru_cache(maxsize=8192)
 def _names_figures(rule: str) -> bool:
-    """Whether a rule names a number, a value or a path: only such a rule can be broken by what a
-    clause states (``STATED``)."""
-    return bool(_FIGURE.search(rule))
+    """Whether a rule names a number, a value, a path or characters: only such a rule can be broken by
+    what a clause states (``STATED``)."""
+    return bool(_FIGURE.search(rule)) or names_characters(rule)
 
 
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
 #: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
-STATED: Final = frozenset({"quantity", "other_value", "misplaced", "read_only"})
+STATED: Final = frozenset({"quantity", "other_value", "misplaced", "read_only", "characters"})
 
 
 def _stated(verdict: Verdict) -> bool:
@@ -211,11 +215,16 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     worst = conflicts[0]
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
     # path, not a figure, a limit or a write into an area kept free of writes that the clause states.
-    specific = worst[1].reading in ("quantity", "sets_limit", "read_only")
+    specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters")
+    # Names the clause gives are weighed only against rules on the characters of names.
+    by_names = worst[1].reading == "characters"
     agreeing = [
         c.standing
         for c, v in judged
-        if not v.conflict and c.standing >= RELATED and not (specific and v.reading == "polarity")
+        if not v.conflict
+        and c.standing >= RELATED
+        and not (specific and v.reading == "polarity")
+        and not (by_names and v.reading != "characters")
     ]
     if agreeing and max(agreeing) > worst[0].standing + MARGIN:
         return []

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from actions.audit.characters import by_characters
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
@@ -108,6 +109,7 @@ def judge(
         _by_further_restriction(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
+        or by_characters(clause, before, after, negative, said, weights or {})
         or by_read_only(clause, rule, said)
         or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
         or (None if negative else by_other_value(clause, before, after, said, weights or {}))

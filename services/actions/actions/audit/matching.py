@@ -128,12 +128,17 @@ class TargetRules:
 
 def key_terms(text: str) -> frozenset[str]:
     """The stemmed content terms of ``text``, without modal and generic words."""
-    return frozenset(t for t in terms(text) if t not in _GENERIC and not t.isdigit())
+    return frozenset(key_terms_in_order(text))
 
 
 def key_terms_in_order(text: str) -> list[str]:
-    """The stemmed content terms of ``text`` in reading order, each once."""
-    return list(dict.fromkeys(t for t in terms(text) if t not in _GENERIC and not t.isdigit()))
+    """The stemmed content terms of ``text`` in reading order, each once; a name written with
+    underscores is its words ("upstream_version" is what "the upstream version" names)."""
+    words = _SNAKE_CASE.sub(" ", text)
+    return list(dict.fromkeys(t for t in terms(words) if t not in _GENERIC and not t.isdigit()))
+
+
+_SNAKE_CASE: Final = re.compile(r"(?<=[a-z])_(?=[a-z])")
 
 
 def governing_rules(

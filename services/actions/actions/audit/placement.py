@@ -149,6 +149,9 @@ def _places_subject(clause: str, subject: str, areas: Sequence[str], weights: Ma
 _EXAMPLES: Final = re.compile(r",?\s*(?:such\s+as|e\.g\.|for\s+example)\b[^,]*(?:,|$)", re.IGNORECASE)
 
 
+# An aside in parentheses, of more than one word, is no part of what the subject names: "Package names
+# (both source and binary, see Package)"; "Process identifier (PID) files" keeps its abbreviation.
+_ASIDE: Final = re.compile(r"\([^()]*\s[^()]*\)")
 # Words that say how much of the subject is meant, not what it is: "The entire changelog".
 _WHOLE: Final = re.compile(r"\b(?:entire|whole|complete)\b", re.IGNORECASE)
 
@@ -157,7 +160,7 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
     """Whether the clause names what a rule's subject names: most of the weight of its key terms,
     an abbreviation the subject defines standing for its words; an opening adverbial ("By default,
     it…") or a non-restrictive clause is no part of it."""
-    subject = _WHOLE.sub(" ", _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject)))
+    subject = _ASIDE.sub(" ", _WHOLE.sub(" ", _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))))
     named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
     if not named:
         return False

@@ -13,6 +13,7 @@ Reading = Literal[
     "required_path",
     "misplaced",
     "other_value",
+    "characters",
     "polarity",
     "omission",
     "permits_more",

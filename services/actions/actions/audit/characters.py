@@ -1,0 +1,166 @@
+"""The characters a rule allows in a name, or forbids there, against the names a clause gives.
+
+"Package names must consist only of lower case letters (a-z), digits (0-9), plus (+) and minus (-)
+signs, and periods (.)" against "as in Kestrel_Agent"; "A cron job file name must not include any
+period or plus characters" against "installed as /etc/cron.d/kestrel.agent, with the dot". A rule
+says which characters by class ("lower case letters", "alphanumerics"), by name ("period", "tilde")
+or by the characters themselves ("the characters . + - ~"). A clause gives a name as an example ("as
+in", "such as", "e.g."), as what something is called or installed as, or in quotes; or it names a
+character in words ("with the dot", "underscores are allowed").
+"""
+
+import re
+import string
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from actions.audit.matching import key_terms
+from actions.audit.placement import names_subject
+from actions.audit.polarity import denied_terms, stance, without_purpose
+from actions.audit.verdict import Verdict
+
+_CLASSES: Final[dict[str, frozenset[str]]] = {
+    "alphanumerics?": frozenset(string.ascii_letters + string.digits),
+    "alphanumeric\\s+characters": frozenset(string.ascii_letters + string.digits),
+    "(?:lower[\\s-]*case|lowercase)\\s+letters?": frozenset(string.ascii_lowercase),
+    "(?:upper[\\s-]*case|uppercase|capital)\\s+letters?|capitals": frozenset(string.ascii_uppercase),
+    "letters": frozenset(string.ascii_letters),
+    "digits|numerals": frozenset(string.digits),
+}
+_NAMED: Final[dict[str, str]] = {
+    "periods?|full\\s+stops?|dots?": ".",
+    "plus(?:\\s+signs?)?": "+",
+    "minus(?:\\s+signs?)?|hyphens?|dashes": "-",
+    "tildes?": "~",
+    "underscores?": "_",
+    "colons?": ":",
+    "spaces?|whitespace": " ",
+}
+# A footnote mark may be glued to the class ("alphanumerics⁶" reads "alphanumerics6").
+_CLASS: Final = re.compile(r"\b(" + "|".join(f"(?:{p})" for p in _CLASSES) + r")(?=\d{0,2}\b)", re.IGNORECASE)
+_CHARACTER_WORD: Final = re.compile(r"\b(" + "|".join(f"(?:{p})" for p in _NAMED) + r")\b", re.IGNORECASE)
+# The characters themselves, standing alone ("the characters . + - ~") or in parentheses ("(+)", "(a-z)").
+_SYMBOL: Final = re.compile(r"(?:(?<=\s)|(?<=\())([.+~_:-])(?=[\s),]|$)")
+_RANGE: Final = re.compile(r"\(([a-zA-Z0-9])-([a-zA-Z0-9])\)")
+_ONLY: Final = re.compile(r"\b(?:only|solely|exclusively)\b", re.IGNORECASE)
+_INCLUDE: Final = re.compile(r"\b(?:include|contain|use|have)\b", re.IGNORECASE)
+# Where a clause gives a name: as an example, as what a thing is called or installed as, in quotes.
+_GIVEN: Final = re.compile(
+    r"(?:\b(?:as\s+in|such\s+as|e\.g\.,?|for\s+example|called|named|(?:installed|shipped|published)\s+as)\s+"
+    r"|[\"“'`])([\w.+~:/-]*\w)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CharacterRule:
+    """The characters a rule allows (``only``) or forbids in what its subject names."""
+
+    characters: frozenset[str]
+    allows_only: bool
+    words: str
+
+
+@lru_cache(maxsize=8192)
+def character_rule(act: str, negative: bool) -> CharacterRule | None:
+    """The characters the rule's act allows only, or (a prohibition) forbids; None when it names none."""
+    only = _ONLY.search(act)
+    include = _INCLUDE.search(act)
+    if only and not negative:
+        listed = act[only.end() :]
+    elif include and negative and not only:
+        listed = act[include.end() :]
+    else:
+        return None
+    # What the list is of ends with the sentence's first clause ("… and should start with a digit").
+    listed = re.split(r"[;:]|\band\s+(?:is|are|should|must|may)\b|\bas\s+this\b", listed, maxsplit=1)[0]
+    characters: set[str] = set()
+    for match in _CLASS.finditer(listed):
+        characters |= next(c for p, c in _CLASSES.items() if re.fullmatch(p, match.group(1), re.I))
+    for match in _CHARACTER_WORD.finditer(listed):
+        characters.add(next(c for p, c in _NAMED.items() if re.fullmatch(p, match.group(1), re.I)))
+    for match in _RANGE.finditer(listed):
+        characters |= {chr(c) for c in range(ord(match.group(1)), ord(match.group(2)) + 1)}
+    characters |= {m.group(1) for m in _SYMBOL.finditer(listed)}
+    if not characters:
+        return None
+    words = re.sub(r"^(?:of|from)\s+", "", " ".join(listed.split())).rstrip(".;, ")
+    return CharacterRule(frozenset(characters), bool(only), words)
+
+
+def names_characters(text: str) -> bool:
+    """Whether ``text`` names characters by class or by name ("lower case letters", "period")."""
+    return bool(_CLASS.search(text) or _CHARACTER_WORD.search(text) or _RANGE.search(text))
+
+
+def given_names(clause: str) -> Iterator[str]:
+    """The names ``clause`` gives: examples, what a thing is called or installed as, quoted names (of a
+    path, its last part: "installed as /etc/cron.d/kestrel.agent"). A path alone names a place."""
+    for match in _GIVEN.finditer(clause):
+        name = match.group(1)
+        yield name.rsplit("/", 1)[-1] if "/" in name else name
+
+
+def named_characters(clause: str) -> frozenset[str]:
+    """The characters ``clause`` names in words and does not deny ("with the dot", "underscores")."""
+    denied = denied_terms(clause)
+    found = set()
+    for match in _CHARACTER_WORD.finditer(clause):
+        if not key_terms(match.group(1)) & denied:
+            found.add(next(c for p, c in _NAMED.items() if re.fullmatch(p, match.group(1), re.I)))
+    if re.search(r"\b(?:capital|upper[\s-]*case|uppercase)\s+letters?\b|\bcapitals\b", clause, re.I):
+        found |= set(string.ascii_uppercase)
+    return frozenset(found)
+
+
+def by_characters(
+    clause: str, subject: str, act: str, negative: bool, said: str, weights: Mapping[str, float]
+) -> Verdict | None:
+    """The verdict on a clause naming what the rule's subject names, by the characters of the names it
+    gives or the characters it names; None when the rule names no characters or the clause none."""
+    ruled = character_rule(act, negative)
+    if ruled is None:
+        return None
+    practice = without_purpose(clause)
+    if stance(practice) not in ("does", "permits"):
+        return None
+    # "The upstream_version must …": a name written with underscores is its words.
+    if not names_subject(practice, subject.replace("_", " "), weights):
+        return None
+    # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
+    given = list(dict.fromkeys(given_names(clause)))
+    outside = [name for name in given if _breaks(frozenset(name), ruled)]
+    broken = sorted(c for c in named_characters(clause) if _breaks(frozenset(c), ruled))
+    if not outside and not broken:
+        if given:
+            keeps = "keep to" if ruled.allows_only else "keep clear of"
+            return Verdict(False, "characters", f"{said}; the names the clause gives {keeps} {ruled.words}.")
+        return None
+    what = ", ".join(f"“{n}”" for n in outside) if outside else _described(broken)
+    rule_says = f"allows only {ruled.words}" if ruled.allows_only else f"forbids {ruled.words}"
+    return Verdict(
+        True,
+        "characters",
+        f"{said} (it {rule_says}); the clause gives {what}.",
+        "Use only the characters the rule allows, or record why it does not apply.",
+    )
+
+
+def _breaks(characters: frozenset[str], ruled: CharacterRule) -> bool:
+    if ruled.allows_only:
+        return bool(characters - ruled.characters)
+    return bool(characters & ruled.characters)
+
+
+def _described(characters: Sequence[str]) -> str:
+    """Characters in words: letters and digits by class, others as themselves."""
+    classes = [
+        ("capital letters", string.ascii_uppercase),
+        ("lower case letters", string.ascii_lowercase),
+        ("digits", string.digits),
+    ]
+    named = [name for name, members in classes if set(characters) & set(members)]
+    others = [f"“{c}”" for c in characters if not c.isalnum()]
+    return ", ".join([*named, *others])

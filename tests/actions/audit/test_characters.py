@@ -1,0 +1,103 @@
+"""The characters a rule allows or forbids in a name, against the names a clause gives."""
+
+import pytest
+
+from actions.audit.characters import by_characters, character_rule, given_names, named_characters
+
+PACKAGE_NAMES = (
+    "Package names (both source and binary)",
+    " consist only of lower case letters (a-z), digits (0-9), plus (+) and minus (-) signs, and periods (.).",
+)
+VERSIONS = (
+    "The upstream_version",
+    " contain only alphanumerics6 and the characters . + - ~ (full stop, plus, hyphen,\ntilde) and should "
+    "start with a digit.",
+)
+CRON_NAMES = (
+    "A cron job file name",
+    " include any period or plus characters (. or +) characters as this will cause cron to ignore the file.",
+)
+
+
+def test_a_rule_allowing_only_some_characters_names_them_by_class_name_and_symbol() -> None:
+    ruled = character_rule(VERSIONS[1], negative=False)
+
+    assert ruled is not None
+    assert ruled.allows_only
+    assert {"a", "Z", "7", ".", "+", "-", "~"} <= ruled.characters
+    assert "_" not in ruled.characters
+
+
+def test_a_prohibition_names_the_characters_it_forbids() -> None:
+    ruled = character_rule(CRON_NAMES[1], negative=True)
+
+    assert ruled is not None
+    assert not ruled.allows_only
+    assert ruled.characters == {".", "+"}
+
+
+@pytest.mark.parametrize(
+    ("act", "negative"),
+    [
+        (" be installed in /usr/bin.", False),
+        (" only be started by the init system.", False),
+        (" include any private keys.", True),
+    ],
+)
+def test_a_rule_naming_no_characters_has_no_character_rule(act: str, negative: bool) -> None:
+    assert character_rule(act, negative) is None
+
+
+def test_the_names_a_clause_gives_are_its_examples_and_what_things_are_called_or_installed_as() -> None:
+    clause = (
+        "Hotfix builds append the ticket number, as in 4.1.0_hf1234; the cron job is installed as "
+        "/etc/cron.d/acme.agent and the tool is called AcmeCLI."
+    )
+
+    assert list(given_names(clause)) == ["4.1.0_hf1234", "acme.agent", "AcmeCLI"]
+
+
+def test_characters_named_in_words_count_unless_denied() -> None:
+    assert named_characters("The file name keeps the dot of our naming scheme.") == {"."}
+    assert "." not in named_characters("File names are written without dots.")
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "negative"),
+    [
+        ("Hotfix builds append the ticket to the upstream version, as in 4.1.0_hf1234.", VERSIONS, False),
+        ("Package names follow the catalogue, as in Acme_Agent.", PACKAGE_NAMES, False),
+        ("The cron job file name is acme.agent, as in /etc/cron.d/acme.agent.", CRON_NAMES, True),
+        ("Our cron job file name keeps the dot of our naming scheme.", CRON_NAMES, True),
+    ],
+)
+def test_a_name_with_a_character_the_rule_does_not_allow_conflicts(
+    clause: str, rule: tuple[str, str], negative: bool
+) -> None:
+    verdict = by_characters(clause, *rule, negative, "The rule says “must”", {})
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "characters")
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "negative"),
+    [
+        ("Pre-releases carry a tilde in the upstream version, as in 4.1.0~rc2.", VERSIONS, False),
+        ("Package names are lower case, as in acme-agent.", PACKAGE_NAMES, False),
+        ("The cron job file is installed as /etc/cron.d/acme-agent.", CRON_NAMES, True),
+    ],
+)
+def test_names_within_the_allowed_characters_keep_to_the_rule(
+    clause: str, rule: tuple[str, str], negative: bool
+) -> None:
+    verdict = by_characters(clause, *rule, negative, "The rule says “must”", {})
+
+    assert verdict is not None
+    assert verdict.conflict is False
+
+
+def test_a_name_given_for_something_else_than_the_rules_subject_is_not_judged() -> None:
+    clause = "Our release notes are published as NOTES_2024.txt, as in every release."
+
+    assert by_characters(clause, *PACKAGE_NAMES, False, "The rule says “must”", {}) is None

@@ -435,7 +435,7 @@ def test_a_clause_that_waives_or_denies_an_obligation_conflicts(clause: str, how
             "Customer exports must be deleted when the account is closed.",
         ),
         (
-            "The support inbox rejects messages from outside the company.",
+            "Tickets go to no-reply@acme.example, an inbox that rejects messages from outside the company.",
             "The support inbox must accept messages from any sender.",
         ),
     ],
@@ -443,7 +443,7 @@ def test_a_clause_that_waives_or_denies_an_obligation_conflicts(clause: str, how
 def test_a_clause_that_does_the_opposite_of_an_obligation_conflicts(clause: str, rule: str) -> None:
     verdict = verdict_of(clause, rule, "obligation", "must")
 
-    assert (verdict.conflict, verdict.reading) == (True, "polarity")
+    assert (verdict.conflict, verdict.reading) == (True, "opposite")
     assert "opposite" in verdict.rationale
 
 

@@ -95,3 +95,7 @@ def test_a_gerund_with_a_pronoun_object_is_all_that_without_leaves_out() -> None
 
     assert "purg" in denied
     assert not denied & {"file", "log", "keep"}
+
+
+def test_a_hyphenated_no_is_part_of_a_name_not_a_denial() -> None:
+    assert stance("Bug reports go to no-reply@acme.example, a mailbox we read daily.") == "does"

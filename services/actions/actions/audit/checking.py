@@ -55,6 +55,9 @@ FLAG: Final[dict[Reading, float]] = {
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
+    # The clause does the opposite of the act, by a verb that undoes it, to what the act names
+    # ("a mailbox that rejects all incoming mail" for "must accept mail"): more specific than a denial.
+    "opposite": RELATED - 1.0,
     # The clause denies several terms of the act but not its head ("prints the option names, without
     # saying how to invoke the program"): it must be about the rule beyond doubt.
     "omission": RELATED + 1.0,
@@ -67,7 +70,7 @@ FLAG: Final[dict[Reading, float]] = {
 #: with the clause more often than its subject.
 POLARITY_RANKS: Final = 3
 #: The readings that rest on the words a clause shares with the rule, judged only within ``POLARITY_RANKS``.
-_BY_SHARED_WORDS: Final = frozenset({"polarity", "omission", "permits_more", "forbidden_act"})
+_BY_SHARED_WORDS: Final = frozenset({"polarity", "omission", "opposite", "permits_more", "forbidden_act"})
 #: A second breached rule is reported when its conflict is nearly as strong as the first (standing).
 SECOND_WITHIN: Final = 2.5
 #: A conflict stands unless a rule the clause keeps stands higher than the conflicting one by this.

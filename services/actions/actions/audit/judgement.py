@@ -246,7 +246,7 @@ def _by_polarity(
     if opposite:
         words = _words(clause, opposite | named)
         return Verdict(
-            True, "polarity", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
+            True, "opposite", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
         )
     if len(omitted) >= MIN_SHARED_TERMS and position == "does_not":
         words = _words(clause, omitted)

@@ -22,14 +22,14 @@ NEGATIVE_MODALITIES: Final = frozenset({"prohibition", "recommendation_against"}
 _NEGATION: Final = re.compile(
     r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
     r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid)\b|"
-    r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
+    r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!-|\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.IGNORECASE,
 )
 _CONDITION: Final = re.compile(
     r"\b(?:if|unless|when|whenever|whether|except)\b(?:[^\S\n]+[\w'’/-]+){0,4}\s*$", re.IGNORECASE
 )
 _PLAIN_NEGATION: Final = re.compile(
-    r"\b(?:not|never)\b|n['’]t\b|\bno\b(?!\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
+    r"\b(?:not|never)\b|n['’]t\b|\bno\b(?!-|\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.I,
 )
 # "need not", "does not have to": what follows is waived, not ruled out.

@@ -16,6 +16,7 @@ Reading = Literal[
     "characters",
     "polarity",
     "omission",
+    "opposite",
     "permits_more",
     "model",
 ]

@@ -392,6 +392,16 @@ def test_a_common_term_heading_a_prohibitions_act_does_not_make_it_about_the_cla
     assert judge(clause, _NO_TRADEMARKS, "prohibition", "do not", rarity) is None
 
 
+def test_the_parts_of_a_compound_name_what_a_clause_does_to() -> None:
+    rule = "Packages must not Depend on font packages."
+
+    depends = verdict_of("The dashboard package depends on fonts-acme.", rule, "prohibition", "must not")
+    recommends = verdict_of("The dashboard package recommends fonts-acme.", rule, "prohibition", "must not")
+
+    assert depends.conflict is True
+    assert recommends.conflict is False
+
+
 def test_a_rule_that_allows_only_what_it_names_conflicts_with_a_wider_permission() -> None:
     verdict = verdict_of(
         "Unregistered product names are allowed in package names.",

@@ -197,23 +197,23 @@ def _by_polarity(
     affirmed = terms - denied - negated_terms(clause)
     # What a clause does also shows in the parts of its compounds: "gzip-compressed" is compressed,
     # "password-protected" has a password. Read only for doing what a rule forbids or rules out.
-    doing = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
+    done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     # A prohibition's act headed by a rare term the clause does ("a note saying that UNIX is a registered
     # trademark" for "do not include any trademark acknowledgments") is spoken of, whatever else is shared.
-    headed = negative and bool(_rare(rule.head & doing, weights))
+    headed = negative and bool(_rare(rule.head & done_to, weights))
     if not headed and not rule.spoken_of(terms, weights):
         # "a password-protected zip file" for "must require no special password or key for unpacking":
         # doing what the rule rules out, by a rare term heading what it rules out, speaks of it too.
-        done = _rare(rule.ruled_out_heads & doing, weights)
+        done = _rare(rule.ruled_out_heads & done_to, weights)
         if negative or not done or len(terms & (rule.about | rule.ruled_out)) < MIN_SHARED_TERMS:
             return None
-        words = _words(clause, rule.ruled_out & doing)
+        words = _words(clause, rule.ruled_out & done_to)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     if negative:
         spoken = headed or rule.spoken_of(affirmed, weights)
-        act = rule.act_in(clause, doing, lexicon) if spoken else None
+        act = rule.act_in(clause, done_to, lexicon) if spoken else None
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = _words(clause, affirmed & rule.about)
@@ -262,7 +262,7 @@ def _by_polarity(
         return Verdict(
             True, "permits_more", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
-    done = rule.ruled_out & doing
+    done = rule.ruled_out & done_to
     if done & rule.ruled_out_heads:
         words = _words(clause, done)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)

@@ -372,26 +372,6 @@ def test_a_common_term_the_rule_rules_out_does_not_make_it_about_the_clause() ->
     assert judge(clause, _NO_PASSWORD, "obligation", "must", rarity) is None
 
 
-_NO_TRADEMARKS = "Please do not include any trademark acknowledgments in software packages or documentation."
-
-
-def test_doing_a_prohibitions_act_headed_by_a_rare_term_speaks_of_the_rule() -> None:
-    clause = "Every manual page ends with a note that UNIX is a registered trademark of The Open Group."
-    rarity = {"trademark": 5.0, "acknowledg": 5.0, "softwar": 3.0, "packag": 3.0, "document": 3.0}
-
-    verdict = judge(clause, _NO_TRADEMARKS, "prohibition", "do not", rarity)
-
-    assert verdict is not None
-    assert verdict.conflict is True
-
-
-def test_a_common_term_heading_a_prohibitions_act_does_not_make_it_about_the_clause() -> None:
-    clause = "Every manual page ends with a note that UNIX is a registered trademark of The Open Group."
-    rarity = {"trademark": 1.0, "acknowledg": 5.0, "softwar": 5.0, "packag": 5.0, "document": 5.0}
-
-    assert judge(clause, _NO_TRADEMARKS, "prohibition", "do not", rarity) is None
-
-
 def test_the_parts_of_a_compound_name_what_a_clause_does_to() -> None:
     rule = "Packages must not Depend on font packages."
 

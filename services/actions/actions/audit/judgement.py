@@ -200,10 +200,7 @@ def _by_polarity(
     done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
-    # A prohibition's act headed by a rare term the clause does ("a note saying that UNIX is a registered
-    # trademark" for "do not include any trademark acknowledgments") is spoken of, whatever else is shared.
-    headed = negative and bool(_rare(rule.head & done_to, weights))
-    if not headed and not rule.spoken_of(terms, weights):
+    if not rule.spoken_of(terms, weights):
         # "a password-protected zip file" for "must require no special password or key for unpacking":
         # doing what the rule rules out, by a rare term heading what it rules out, speaks of it too.
         done = _rare(rule.ruled_out_heads & done_to, weights)
@@ -212,8 +209,7 @@ def _by_polarity(
         words = _words(clause, rule.ruled_out & done_to)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     if negative:
-        spoken = headed or rule.spoken_of(affirmed, weights)
-        act = rule.act_in(clause, done_to, lexicon) if spoken else None
+        act = rule.act_in(clause, done_to, lexicon) if rule.spoken_of(affirmed, weights) else None
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = _words(clause, affirmed & rule.about)

@@ -76,11 +76,7 @@ def character_rule(act: str, negative: bool) -> CharacterRule | None:
         return None
     # What the list is of ends with the sentence's first clause ("… and should start with a digit").
     listed = re.split(r"[;:]|\band\s+(?:is|are|should|must|may)\b|\bas\s+this\b", listed, maxsplit=1)[0]
-    characters: set[str] = set()
-    for match in _CLASS.finditer(listed):
-        characters |= next(c for p, c in _CLASSES.items() if re.fullmatch(p, match.group(1), re.I))
-    for match in _CHARACTER_WORD.finditer(listed):
-        characters.add(next(c for p, c in _NAMED.items() if re.fullmatch(p, match.group(1), re.I)))
+    characters = set(_in_words(listed))
     for match in _RANGE.finditer(listed):
         characters |= {chr(c) for c in range(ord(match.group(1)), ord(match.group(2)) + 1)}
     characters |= {m.group(1) for m in _SYMBOL.finditer(listed)}
@@ -105,13 +101,16 @@ def given_names(clause: str) -> Iterator[str]:
 
 def named_characters(clause: str) -> frozenset[str]:
     """The characters ``clause`` names in words and does not deny ("with the dot", "underscores")."""
-    denied = denied_terms(clause)
-    found = set()
-    for match in _CHARACTER_WORD.finditer(clause):
-        if not key_terms(match.group(1)) & denied:
-            found.add(next(c for p, c in _NAMED.items() if re.fullmatch(p, match.group(1), re.I)))
-    if re.search(r"\b(?:capital|upper[\s-]*case|uppercase)\s+letters?\b|\bcapitals\b", clause, re.I):
-        found |= set(string.ascii_uppercase)
+    return _in_words(clause, denied_terms(clause))
+
+
+def _in_words(text: str, denied: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The characters ``text`` names by class or by name, but those named in ``denied`` terms."""
+    found: set[str] = set()
+    for pattern, table in ((_CLASS, _CLASSES), (_CHARACTER_WORD, _NAMED)):
+        for match in pattern.finditer(text):
+            if not key_terms(match.group(1)) & denied:
+                found |= next(set(c) for p, c in table.items() if re.fullmatch(p, match.group(1), re.I))
     return frozenset(found)
 
 
@@ -126,8 +125,7 @@ def by_characters(
     practice = without_purpose(clause)
     if stance(practice) not in ("does", "permits"):
         return None
-    # "The upstream_version must …": a name written with underscores is its words.
-    if not names_subject(practice, subject.replace("_", " "), weights):
+    if not names_subject(practice, subject, weights):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
     given = list(dict.fromkeys(given_names(clause)))

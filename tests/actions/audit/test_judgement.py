@@ -475,6 +475,23 @@ def test_the_opposite_act_on_something_else_is_no_conflict(clause: str) -> None:
     assert verdict is None or "opposite" not in verdict.rationale
 
 
+def test_denying_another_act_on_the_rules_object_does_not_deny_the_rule() -> None:
+    rule = "The support address must accept mail from customers."
+
+    other_act = verdict_of(
+        "Jobs run as a service account, not as root, and write to the support log rather than sending mail.",
+        rule,
+        "obligation",
+        "must",
+    )
+    same_act = verdict_of(
+        "The support address is set up to avoid accepting mail from customers.", rule, "obligation", "must"
+    )
+
+    assert other_act.conflict is False
+    assert same_act.conflict is True
+
+
 def test_a_clause_that_does_what_the_rule_requires_agrees() -> None:
     verdict = verdict_of("Personal data is encrypted at rest with AES-256.", *MUST_ENCRYPT)
 

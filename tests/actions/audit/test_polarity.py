@@ -2,7 +2,7 @@
 
 import pytest
 
-from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
+from actions.audit.polarity import act_verbs, denied_acts, denied_terms, stance, without_purpose
 
 
 @pytest.mark.parametrize(
@@ -99,3 +99,8 @@ def test_a_gerund_with_a_pronoun_object_is_all_that_without_leaves_out() -> None
 
 def test_a_hyphenated_no_is_part_of_a_name_not_a_denial() -> None:
     assert stance("Bug reports go to no-reply@acme.example, a mailbox we read daily.") == "does"
+
+
+def test_the_act_a_denial_names_is_the_gerund_it_opens_with() -> None:
+    assert denied_acts("Jobs write their output to the log rather than sending mail.") == ["sending"]
+    assert denied_acts("Packages do not include manual pages.") == []

@@ -33,6 +33,7 @@ from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
     NEGATIVE_MODALITIES,
     after_auxiliaries,
+    denied_acts,
     denied_terms,
     negated_terms,
     requires_exception,
@@ -233,12 +234,17 @@ def _by_polarity(
         )
     # Denying the act's head denies the act; denying several of the other terms of its act ("prints
     # the option names, without saying how to invoke the program") leaves out what it requires.
+    stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
     left_out = denied & rule.head
+    # "write to the log rather than sending mail" denies sending mail, not accepting it: a denial by a
+    # verb of its own that shares only the object does not deny the rule's act.
+    acts = denied_acts(clause)
+    if left_out and stems and not left_out & stems and acts and not _names_act(acts, rule.verbs, lexicon):
+        left_out = frozenset()
     omitted = denied & rule.about
     if left_out and position == "does_not":
         words = _words(clause, left_out)
         return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
-    stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
     # "Purging leaves the logs in place" for "Log files should be removed when purged": the opposite act.
     # It must be done to what the rule's act names, by its rarest term, and not to one that has what
     # the rule's thing goes without ("exports with legal holds" for "exports without legal holds").
@@ -266,6 +272,14 @@ def _by_polarity(
 
 
 _COMPOUND: Final = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)
+
+
+def _names_act(words: Sequence[str], verbs: Sequence[str], lexicon: Lexicon | None) -> bool:
+    """Whether one of ``words`` names one of the rule's ``verbs``: the same stem, or alike."""
+    stems = frozenset().union(*(key_terms(verb) for verb in verbs))
+    if any(key_terms(word) & stems for word in words):
+        return True
+    return lexicon is not None and any(lexicon.alike(verb, words) for verb in verbs)
 
 
 def _rare(terms: frozenset[str], weights: Mapping[str, float]) -> frozenset[str]:

@@ -10,6 +10,7 @@ reason ("so that local changes are preserved") says why, not what is done.
 """
 
 import re
+from collections.abc import Iterator
 from typing import Final, Literal
 
 from actions.audit.matching import key_terms
@@ -179,11 +180,8 @@ def denied_terms(sentence: str) -> frozenset[str]:
     pages" → manual, page; "copyright lines are omitted" → copyright, line), outside conditions."""
     text = without_purpose(sentence)
     found: set[str] = set()
-    for match in _DENIAL.finditer(text):
-        if _QUALIFIER.search(text[: match.start()]):
-            continue
-        scope = _GERUND_WITH_PRONOUN.match(text[match.end() :]) or _SCOPE.match(text[match.end() :])
-        named = key_terms(scope.group(0)) if scope else frozenset()
+    for match, scope in _denial_scopes(text):
+        named = key_terms(scope)
         if not named:
             before = _SCOPE_BEFORE.search(text[: match.start()])
             named = key_terms(before.group(0)) if before else frozenset()
@@ -193,6 +191,26 @@ def denied_terms(sentence: str) -> frozenset[str]:
         if before and not _QUALIFIER.search(text[: match.start()]):
             found |= key_terms(before.group(0))
     return frozenset(found)
+
+
+def denied_acts(sentence: str) -> list[str]:
+    """The verbs in -ing form that the scopes of ``sentence``'s denials open with ("write to the log
+    rather than sending mail" → sending): the act denied, where the denial names one."""
+    acts = []
+    for _, scope in _denial_scopes(without_purpose(sentence)):
+        first = scope.split()[:1]
+        if first and len(first[0]) > 4 and first[0].lower().endswith("ing"):
+            acts.append(first[0])
+    return acts
+
+
+def _denial_scopes(text: str) -> Iterator[tuple[re.Match[str], str]]:
+    """Each denial of ``text`` outside a condition, with the words it governs ("" when none follow)."""
+    for match in _DENIAL.finditer(text):
+        if _QUALIFIER.search(text[: match.start()]):
+            continue
+        scope = _GERUND_WITH_PRONOUN.match(text[match.end() :]) or _SCOPE.match(text[match.end() :])
+        yield match, scope.group(0) if scope else ""
 
 
 # Words between a modal form and its verb: "must not be deleted", "must not ever attempt".

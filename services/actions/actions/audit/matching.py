@@ -29,6 +29,7 @@ from actions.audit.document_names import as_document_words
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.spelling import american_spelling
 from policypal.contracts import ResolvedDocument
 from policypal.rules import is_binding
 from policypal.vectorstore import RulePoint, StoredRule
@@ -133,8 +134,9 @@ def key_terms(text: str) -> frozenset[str]:
 
 def key_terms_in_order(text: str) -> list[str]:
     """The stemmed content terms of ``text`` in reading order, each once; a name written with
-    underscores is its words ("upstream_version" is what "the upstream version" names)."""
-    words = _SNAKE_CASE.sub(" ", text)
+    underscores is its words ("upstream_version" is what "the upstream version" names), and British
+    spellings are read as American ones ("licence" is "license": ``spelling``)."""
+    words = american_spelling(_SNAKE_CASE.sub(" ", text))
     return list(dict.fromkeys(t for t in terms(words) if t not in _GENERIC and not t.isdigit()))
 
 

@@ -3,7 +3,8 @@
 Readings, the most specific that applies deciding:
 0. a rule against further restrictions on the rights granted, against a clause that restricts what
    recipients may do with the work (``restrictions``);
-1. quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
+1. the characters a rule allows in a name, or forbids there, against the names a clause gives
+   (``characters``); quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
 2. an area a rule keeps free of writes ("/usr … must not be written to") and a clause that writes
@@ -11,7 +12,9 @@ Readings, the most specific that applies deciding:
    paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
-   requires (must, should) against a clause that denies, omits or waives its act; what the rule
+   requires (must, should) against a clause that denies, omits or waives its act, does its opposite
+   ("leaves the logs in place" for "should be removed", ``opposites``) or does it without several of
+   the terms it requires (``omission``); what the rule
    forbids (must not, should not) against a clause that does or permits that act (``forbidden_act``
    when by the rule's own verb, one few of the target's rules use); a rule that allows
    only what it names against a clause that permits more; and a term the rule negates ("so that they
@@ -199,6 +202,7 @@ def _by_polarity(
     # What a clause does also shows in the parts of its compounds: "gzip-compressed" is compressed,
     # "password-protected" has a password. Read only for doing what a rule forbids or rules out.
     done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
+    stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     if not rule.spoken_of(terms, weights):
@@ -218,7 +222,6 @@ def _by_polarity(
                 words = f"{words} (“{act}” for “{' or '.join(rule.verbs)}”)"
             # By the rule's own verb, one few rules use, to all that the act's head names: as specific
             # as a figure past a limit ("may sublicense" against "Sublicensing is not allowed").
-            stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
             own_verb = (
                 bool(act)
                 and bool(_rare((stems | rule.manner) & affirmed, weights))
@@ -232,14 +235,18 @@ def _by_polarity(
         return Verdict(
             True, "polarity", f"{said} ({binding}); the clause makes it optional: {words}.", _AGREE
         )
-    # Denying the act's head denies the act; denying several of the other terms of its act ("prints
-    # the option names, without saying how to invoke the program") leaves out what it requires.
-    stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
+    # Denying the act's head denies the act.
     left_out = denied & rule.head
     # "write to the log rather than sending mail" denies sending mail, not accepting it: a denial by a
     # verb of its own that shares only the object does not deny the rule's act.
     acts = denied_acts(clause)
-    if left_out and stems and not left_out & stems and acts and not _names_act(acts, rule.verbs, lexicon):
+    if (
+        left_out
+        and stems
+        and not left_out & stems
+        and acts
+        and not _names_act(acts, stems, rule.verbs, lexicon)
+    ):
         left_out = frozenset()
     omitted = denied & rule.about
     if left_out and position == "does_not":
@@ -257,6 +264,8 @@ def _by_polarity(
         return Verdict(
             True, "opposite", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
         )
+    # Denying several of the other terms of its act ("prints the option names, without saying how to
+    # invoke the program") leaves out what it requires.
     if len(omitted) >= MIN_SHARED_TERMS and position == "does_not":
         words = _words(clause, omitted)
         return Verdict(True, "omission", f"{said} ({binding}); the clause leaves out {words}.", _AGREE)
@@ -274,9 +283,10 @@ def _by_polarity(
 _COMPOUND: Final = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)
 
 
-def _names_act(words: Sequence[str], verbs: Sequence[str], lexicon: Lexicon | None) -> bool:
-    """Whether one of ``words`` names one of the rule's ``verbs``: the same stem, or alike."""
-    stems = frozenset().union(*(key_terms(verb) for verb in verbs))
+def _names_act(
+    words: Sequence[str], stems: frozenset[str], verbs: Sequence[str], lexicon: Lexicon | None
+) -> bool:
+    """Whether one of ``words`` names one of the rule's ``verbs`` (``stems``): the same stem, or alike."""
     if any(key_terms(word) & stems for word in words):
         return True
     return lexicon is not None and any(lexicon.alike(verb, words) for verb in verbs)

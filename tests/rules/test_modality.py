@@ -18,6 +18,22 @@ from policypal.rules.modality import is_binding, modal_cue
         ("Use of the root account for daily work is prohibited.", "prohibition", "is prohibited"),
         ("No package may ship a file in /usr/local.", "prohibition", "No package may"),
         ("Never store passwords in clear text.", "prohibition", "Never"),
+        (
+            "The licence file must neither be compressed nor be a symbolic link.",
+            "prohibition",
+            "must neither",
+        ),
+        ("Nor may the archive be re-signed by a third party.", "prohibition", "Nor may"),
+        (
+            "Therefore, no program should assume where home directories are.",
+            "recommendation_against",
+            "no program should",
+        ),
+        (
+            "Tools should neither phone home nor collect usage data.",
+            "recommendation_against",
+            "should neither",
+        ),
         ("Maintainers should sign every upload.", "recommendation", "should"),
         ("It is recommended to compress large log files.", "recommendation", "is recommended"),
         ("Packages should not depend on obsolete libraries.", "recommendation_against", "should not"),
@@ -41,6 +57,20 @@ def test_the_first_modal_form_gives_modality_and_words(sentence: str, modality: 
     assert cue is not None
     assert (cue.modality, cue.words) == (modality, words)
     assert sentence[cue.start : cue.start + len(cue.words)] == cue.words
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Questions on which there is no agreement should be put to the board.",
+        "That is no reason you should refuse the link.",
+    ],
+)
+def test_a_no_that_does_not_open_the_subject_negates_nothing(sentence: str) -> None:
+    cue = modal_cue(sentence)
+
+    assert cue is not None
+    assert (cue.modality, cue.words) == ("recommendation", "should")
 
 
 def test_a_statement_of_fact_has_no_modal_cue() -> None:

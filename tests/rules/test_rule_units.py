@@ -252,3 +252,29 @@ def test_a_rule_knows_the_numbered_sections_around_its_own() -> None:
         "3. The Root Filesystem",
         "3.13. /opt : Add-on application software packages",
     ]
+
+
+def test_a_rule_whose_subject_refers_back_carries_what_it_refers_to() -> None:
+    page = (
+        "12.5 Copyright information\n"
+        "Every package ships its licence text in the file /usr/share/doc/acme/copyright.\n"
+        "This file must neither be compressed nor be a symbolic link.\n"
+        "Binary packages must not ship a second copy.\n"
+    )
+
+    referring, own = units([(1, page)])
+
+    assert referring.modality == "prohibition"
+    assert referring.referent == "file /usr/share/doc/acme/copyright."
+    assert own.referent is None
+
+
+def test_a_subject_is_not_referred_back_across_a_section() -> None:
+    page = (
+        "1.1 Scripts\nHook scripts are run by the agent on every change.\n"
+        "1.2 Daemons\nThey must not run as root.\n"
+    )
+
+    (rule,) = units([(1, page)])
+
+    assert rule.referent is None

@@ -36,6 +36,7 @@ from tests.actions.worker_harness import (
     IndexedDocument,
     WorkerHarness,
     assert_citations_verbatim,
+    index_pdf,
     local_index,
     request,
 )
@@ -455,3 +456,49 @@ async def test_llm_timeouts_fall_back_to_the_offline_text_audit_with_a_notice(
         assert _finding(result, target, POLICY_RETENTION).severity == "High"
     assert all(finding.source_quote in EMAIL for finding in result.findings)
     assert_citations_verbatim(body, [reg24, reg25])
+
+
+#: A regulation whose rule names its subject only as "This file": the statement before says which.
+TRAIL_REGULATION = [
+    "Scope. This regulation applies to every export service operated in the territory. It sets minimum "
+    "standards for the records that export jobs keep of their work, and for who may change them.",
+    "Audit trails. Every export job writes its audit trail to the file /var/lib/exports/trail.log. "
+    "This file must never be truncated or rotated by operators. Exports are listed in the register.",
+]
+
+
+async def test_llm_a_rule_whose_subject_refers_back_is_shown_with_what_it_refers_to(
+    harness: WorkerHarness,
+    library: Library,
+    embedder: MiniLMEmbedder,
+    openai_server: ScriptedOpenAI,
+    llm: LLM,
+) -> None:
+    index, _ = library
+    trails = await index_pdf(
+        index,
+        embedder,
+        tenant=TENANT,
+        document_id="trails",
+        title="Export Trails Regulation",
+        version="1",
+        pages=TRAIL_REGULATION,
+    )
+    openai_server.enqueue(
+        Reply(content=json.dumps({"judgements": []}), prompt_tokens=300, completion_tokens=5)
+    )
+    broker = await harness.start(index, embedder, llm=llm)
+    text = "Operators truncate and rotate the audit trail file /var/lib/exports/trail.log every night."
+    await harness.ask(
+        broker,
+        request(TENANT, "audit", "Audit this", [trails], source_text=text, target_document_ids=["trails"]),
+    )
+    await harness.terminal(TENANT)
+
+    [asked] = openai_server.requests
+    listed = {rest for _, _, rest in _listed_rules(asked.messages[-1]["content"])}
+    assert any(
+        "This file must never be truncated" in rest
+        and "(its subject refers to: file /var/lib/exports/trail.log.)" in rest
+        for rest in listed
+    ), listed

@@ -323,6 +323,31 @@ def test_paths_decide_only_where_both_speak_of_placing_things() -> None:
     assert reads.reading == deletes.reading == "polarity"
 
 
+def test_a_prohibition_of_another_act_on_what_is_placed_is_no_forbidden_area() -> None:
+    # The rule forbids relying on where data is stored, not storing it there.
+    verdict = judge(
+        "The web service keeps its files under /srv/shop.",
+        "Therefore, no program should rely on data necessarily being stored in /srv.",
+        "recommendation_against",
+        "no program should",
+    )
+
+    assert verdict is None or verdict.reading != "forbidden_path"
+
+
+def test_a_rule_whose_subject_refers_back_is_about_what_it_refers_to() -> None:
+    clause = "The licence file in /usr/share/doc/acme is shipped gzip-compressed to save space."
+    rule = ("This file must neither be compressed nor be a symbolic link.", "prohibition", "must neither")
+
+    alone = judge(clause, *rule)
+    referred = judge(clause, *rule, referent="licence file /usr/share/doc/package/LICENSE")
+
+    assert alone is None
+    assert referred is not None
+    assert (referred.conflict, referred.reading) == (True, "polarity")
+    assert "compress" in referred.rationale
+
+
 def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
     verdict = verdict_of(
         "The default installation prefix is /opt/tool rather than /usr/local.",

@@ -61,7 +61,9 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
         "prohibition",
         False,
         _forms(
-            r"\b(?:must|shall)\s+(?:not|never)\b",
+            r"\b(?:must|shall)\s+(?:not|never|neither)\b",
+            # "Nor may you …", "nor shall it …": the second half of a denial.
+            r"\bnor\s+(?:may|shall|must)\b",
             # "may not be able to", "may not want": a possibility, not a prohibition.
             rf"\bmay\s+(?:not|never)\b(?!\s+(?:{_EPISTEMIC}))",
             r"\b(?:mustn|shan)['’]t\b",
@@ -77,7 +79,10 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
         "recommendation_against",
         False,
         _forms(
-            r"\bshould\s+(?:not|never)\b",
+            r"\bshould\s+(?:not|never|neither)\b",
+            r"\bnor\s+should\b",
+            # "Therefore, no program should …" (not "where there is no agreement should …").
+            r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)\bno\s+(?:\w+\s+){1,2}should\b(?!\s+not\b)",
             r"\bshouldn['’]t\b",
             r"\b(?:is|are)\s+(?:strongly\s+)?discouraged\b",
             r"\bnot\s+(?:be\s+)?recommended\b",

@@ -14,13 +14,14 @@ from typing import Final
 from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.modality import ModalCue, modal_cue
+from policypal.rules.referents import MAX_CHAIN, referent
 from policypal.rules.section_outline import SectionOutline
 from policypal.rules.statement_sections import StructureSections
 from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 14
+EXTRACTION_VERSION: Final = 15
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -74,7 +75,8 @@ def rule_units(
     rules: list[RulePoint] = []
     sections = StructureSections.of(chunks)
     outline = SectionOutline.of(chunks)
-    for clause in document_clauses(chunks, skip=boilerplate):
+    clauses = document_clauses(chunks, skip=boilerplate)
+    for at, clause in enumerate(clauses):
         if clause.modal is None:
             continue
         chunk = clause.chunk
@@ -100,9 +102,22 @@ def rule_units(
                 text=clause.text,
                 quote=clause.quote,
                 extraction=EXTRACTION_VERSION,
+                referent=referent(clause.statement.plain, _before(clauses, at)),
             )
         )
     return rules
+
+
+def _before(clauses: Sequence[SourceClause], at: int) -> list[str]:
+    """The statements before ``clauses[at]`` in its section, nearest first (what its subject may
+    refer back to)."""
+    section = clauses[at].statement.section
+    earlier = []
+    for clause in reversed(clauses[max(0, at - MAX_CHAIN) : at]):
+        if clause.statement.section != section:
+            break
+        earlier.append(clause.statement.plain)
+    return earlier
 
 
 def _repeats_title(text: str, section: str | None) -> bool:

@@ -42,6 +42,10 @@ class RulePoint(ChunkPlace):
     #: (a write cut short, or still under way) is known to be incomplete. None: written before it
     #: was kept, when rules were written whole before the document was ready.
     document_rules: int | None = None
+    #: What the rule's subject refers back to when it names no thing itself ("the file
+    #: /usr/share/doc/package/copyright" for "This file must neither be compressed …"): read from the
+    #: statement before it (``policypal.rules.referents``). None: its subject names its thing.
+    referent: str | None = None
 
     @property
     def rule_id(self) -> str:

@@ -153,7 +153,9 @@ def governing_verdict(
     sections = [*rule.enclosing_sections, *([rule.section] if rule.section else [])]
     # "a copy of the GPL" is read as naming what the GNU General Public License calls "this License".
     text = as_document_words(clause.text, rule.title)
-    return judge(text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections)
+    return judge(
+        text, rule.text, rule.modality, rule.modal_words, weights, lexicon, sections, referent=rule.referent
+    )
 
 
 def _judged(

@@ -197,7 +197,9 @@ def _prompt(
                 )
                 if part
             )
-            lines.append(f"- {rule_id} [{where}] {rule.text}" if where else f"- {rule_id} {rule.text}")
+            # "This file must …" alone names nothing: the model is told what it refers back to.
+            text = f"{rule.text} (its subject refers to: {rule.referent})" if rule.referent else rule.text
+            lines.append(f"- {rule_id} [{where}] {text}" if where else f"- {rule_id} {text}")
     blocks = ["\n".join(lines)]
     blocks += [
         f"## Clause {item.number}\n{item.clause.text}\nRules: {', '.join(item.rules)}" for item in batch

@@ -86,13 +86,16 @@ def judge(
     weights: Mapping[str, float] | None = None,
     lexicon: Lexicon | None = None,
     sections: Sequence[str] = (),
+    *,
+    referent: str | None = None,
 ) -> Verdict | None:
     """The verdict on ``clause`` under ``rule`` (its modality and modal words); None when the rule is
     not binding, or the clause does not speak of what it is about.
 
     ``weights`` are the key terms' rarity among the target's rules (a rare term shared says more);
     ``lexicon`` reads a clause's word as the rule's verb when they name the same act; ``sections`` are
-    the headings the rule stands under, outermost first (what its part of the document is about).
+    the headings the rule stands under, outermost first (what its part of the document is about);
+    ``referent``: what the rule's subject refers back to ("This file" → "the file …/copyright").
     """
     if not is_binding(modality):
         return None
@@ -119,7 +122,9 @@ def judge(
         or (None if negative else by_other_value(clause, before, after, said, weights or {}))
         or _by_polarity(
             clause,
-            Proposition.of(before, after, negative),
+            # What "This file" refers back to is what the rule is about; it is a reading of the text
+            # before, so it names no place, value or name the readings above could rest on.
+            Proposition.of(f"{referent or ''} {before}", after, negative),
             after,
             negative,
             (said, binding),

@@ -99,7 +99,8 @@ class TargetRules:
     ) -> "TargetRules":
         """Index ``stored`` rules (one target's) for matching; ``passages`` are its chunks' vectors by index."""
         rules = [s.rule for s in stored]
-        rule_terms = [key_terms(f"{r.section or ''} {r.text}") for r in rules]
+        # "This file must …" is matched on what it refers back to as well ("the file …/copyright").
+        rule_terms = [key_terms(f"{r.section or ''} {r.referent or ''} {r.text}") for r in rules]
         counts: Counter[str] = Counter(t for ts in rule_terms for t in ts)
         total = len(rules)
         rarity = {t: math.log((total + 1) / (n + 0.5)) for t, n in counts.items()}

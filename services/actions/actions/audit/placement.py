@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from actions.audit.matching import key_terms
-from actions.audit.polarity import denied_terms, stance, without_purpose
+from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
 from actions.audit.quantities import holds, path_within, paths, same_area
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.verdict import Verdict
@@ -63,9 +63,11 @@ def by_path(
     ``context``: the rarity of the target's terms, and the headings the rule stands under."""
     subject, after = parts
     weights, sections = context
-    # A prohibition must forbid placing things ("must not place files in /usr/local"), not merely
-    # locate its subject ("files located in /var/tmp must not be deleted").
-    if not (_PLACING.search(after if negative else rule) and _PLACING.search(clause)):
+    # A prohibition must forbid placing things ("must not place files in /usr/local"), by the verb of
+    # its act: not merely locate its subject ("files located in /var/tmp must not be deleted"), nor
+    # forbid another act of what is placed ("no program should rely on … data being stored in /srv").
+    verbs = " ".join(act_verbs(after)) or after
+    if not (_PLACING.search(verbs if negative else rule) and _PLACING.search(clause)):
         return None
     # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
     # Where its act places things in named areas, those are what it requires or forbids; an area its

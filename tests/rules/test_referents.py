@@ -1,0 +1,76 @@
+"""What a rule's subject refers back to, read off the statements before it."""
+
+import pytest
+
+from policypal.rules.referents import referent
+
+
+def test_a_demonstrative_noun_refers_to_its_mention_with_the_path_after_it() -> None:
+    previous = ["Every tool ships its licence text in the file /usr/share/licences/acme/LICENSE."]
+
+    found = referent("This file must neither be compressed nor be a symbolic link.", previous)
+
+    assert found == "file /usr/share/licences/acme/LICENSE."
+
+
+def test_the_words_qualifying_the_noun_come_with_it() -> None:
+    previous = ["For example, the cron PID file is named /run/crond.pid."]
+
+    assert referent("The file must hold the process number in decimal.", previous) == "cron PID file"
+
+
+def test_a_plural_demonstrative_finds_the_plural_mention() -> None:
+    previous = ["Packages may provide a set of hook scripts in /etc/acme/hooks.d."]
+
+    assert referent("These scripts must not fail when run twice.", previous) == "hook scripts"
+
+
+def test_a_pronoun_refers_to_the_subject_of_the_statement_before() -> None:
+    previous = ["The /srv/acme hierarchy holds data served to clients."]
+
+    assert referent("It must not be written to by the installer.", previous) == "The /srv/acme hierarchy"
+
+
+def test_a_chain_of_pronouns_is_followed_back_to_a_thing() -> None:
+    previous = [
+        "They must be executable.",
+        "Hook scripts are run by the agent on every change.",
+    ]
+
+    assert referent("They should not be world-writable.", previous) == "Hook scripts"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "It is recommended that every package be reviewed once a year.",
+        "It must be possible to rebuild the package offline.",
+        "It also means that upgrades should not ask again.",
+        "This is not considered a problem.",
+    ],
+)
+def test_an_impersonal_it_or_a_summing_up_this_refers_to_nothing(statement: str) -> None:
+    assert referent(statement, ["The hook directory holds scripts."]) is None
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # The noun does not head the subject: "the file name" is a name.
+        "The file name should be the package's name.",
+        # A subject that names its own thing.
+        "Log files must be rotated.",
+    ],
+)
+def test_a_subject_naming_its_own_thing_has_no_referent(statement: str) -> None:
+    assert referent(statement, ["Each package installs a file in /etc/acme."]) is None
+
+
+def test_nothing_is_guessed_when_the_statement_before_does_not_name_the_noun() -> None:
+    assert referent("This directory must be empty.", ["Packages install files in /etc."]) is None
+    assert referent("This directory must be empty.", []) is None
+
+
+def test_a_person_addressed_or_an_opening_phrase_is_no_referent() -> None:
+    assert referent("It should list every change.", ["You write the changelog by hand."]) is None
+    assert referent("It should list every change.", ["In this case they are kept."]) is None

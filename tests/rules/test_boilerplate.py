@@ -4,6 +4,8 @@ import textwrap
 from functools import partial
 
 from policypal.rules.boilerplate import boilerplate_chunks
+from policypal.rules.rule_units import rule_units
+from policypal.vectorstore import ChunkPoint
 from tests.rules.chunked_pages import chunks_of as chunked
 
 #: This module's pages, cut as the ingestor would in chunks of 400 characters.
@@ -261,3 +263,48 @@ def test_a_front_page_of_rules_about_copyright_is_not_the_documents_own_notice()
     )
 
     assert flagged_pages(with_ordinary_pages({1: rules})) == set()
+
+
+#: A manual's own licence, appended: it binds the manual's readers ("must"), not the manual's subject.
+#: Pages of a manual's own licence, appended: it binds the manual's readers ("must"), not its subject.
+LICENCE_PAGES = [
+    "If you publish printed copies of the Document numbering more than 100, you must enclose the copies in "
+    "covers that carry, clearly and legibly, all these Cover Texts. Both covers must also clearly identify "
+    "you as the publisher of these copies.",
+    "You may copy and distribute a Modified Version of the Document provided that you release the Modified "
+    "Version under precisely this License. You must preserve all the copyright notices of the Document and "
+    "add an appropriate copyright notice for your modifications adjacent to the other notices.",
+    "You may combine the Document with other documents released under this License, provided that you include "
+    "in the combination all of the Invariant Sections of all of the original documents, unmodified.",
+    "You may not copy, modify, sublicense, or distribute the Document except as expressly provided under this "
+    "License. Any attempt otherwise to copy or distribute it is void and will automatically terminate your rights.",
+]
+
+
+def appended_licence(title: str = "Filesystem Hierarchy Standard", start: int = 11) -> list[ChunkPoint]:
+    """A 12-page document whose part "A GNU Free Documentation License" runs from page ``start`` (9 at
+    the earliest)."""
+    pages = with_ordinary_pages({n: LICENCE_PAGES[n - 9] for n in range(start, 13)})
+    sections = ["Binary packages"] * (start - 1) + ["A GNU Free Documentation License"] * (13 - start)
+    return [chunk.model_copy(update={"title": title}) for chunk in chunks_of(pages, sections=sections)]
+
+
+def test_the_documents_own_licence_appended_at_its_end_is_boilerplate_and_gives_no_rules() -> None:
+    chunks = appended_licence()
+
+    flagged = {chunk.page for chunk in chunks if chunk.chunk_index in boilerplate_chunks(chunks)}
+    rules = rule_units(chunks, boilerplate=boilerplate_chunks(chunks))
+
+    # Page 11, where the licence starts, may still end the part before it: its rules are told apart.
+    assert flagged == {12}
+    assert rules
+    assert not any("Invariant Sections" in rule.text or "sublicense" in rule.text for rule in rules)
+
+
+def test_a_licence_part_that_is_not_at_the_end_or_a_licence_itself_is_kept() -> None:
+    early = appended_licence(start=9)
+    the_licence = appended_licence(title="GNU Free Documentation License")
+
+    for chunks in (early, the_licence):
+        assert not boilerplate_chunks(chunks)
+        assert any("sublicense" in rule.text for rule in rule_units(chunks))

@@ -1,7 +1,8 @@
 """Boilerplate: the parts of a document that are about the document, not its subject.
 
 Title pages, tables of contents and indexes, revision histories and change logs, and the document's
-own copyright and licence notice. Such text is kept searchable, but it must never be what an audit
+own copyright and licence notice, or its licence appended in full (a manual's "Appendix A GNU Free
+Documentation License", a "License" chapter at its end). Such text is kept searchable, but it must never be what an audit
 cites as a rule, and inquire ranks it down: a contents line shares every keyword of a question and
 answers none. Judged per page from the page's own text (paged documents), or per chunk from its
 section title and its place at the front (documents without pages).
@@ -37,6 +38,17 @@ _ABOUT_DOCUMENT = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\w+")
+# A heading naming a licence, a copying permission or a copyright statement.
+_LICENCE_HEADING = re.compile(
+    r"^\W*(?:(?:appendix\s+)?(?:[a-z]|\d+)(?:\.\d+)*\.?\s+)?(?:the\s+)?(?:gnu\s+)?"
+    r"(?:(?:free\s+documentation|(?:lesser\s+|affero\s+)?general\s+public)\s+licen[cs]e|licen[cs]es?|"
+    r"licensing|copying|copyright(?:\s+and\s+licen[cs]e)?|legal\s+notices?)\b[^.!?;:]{0,40}$",
+    re.IGNORECASE,
+)
+#: A document's own licence is appended at its end: a licence part starting this far into its pages.
+BACK_MATTER: Final = 0.75
+#: Fewer pages is a licence or notice on its own, not a manual with its licence appended.
+MIN_PAGES_FOR_BACK_MATTER: Final = 10
 # Release notes: "22.27 Version 3.9.1", "Released July, 2010.", "Revision 1.4 (2019-02-01)".
 _RELEASE_HEADING = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:version|release|revision)\s+v?\d+(?:\.\d+)+\b.{0,30}$", re.IGNORECASE
@@ -65,6 +77,19 @@ def boilerplate_chunks(chunks: Sequence[ChunkPoint]) -> set[int]:
         for placed in page.chunks
         if _under_release_heading(placed.chunk.section)
     )
+    # The document's licence appended at its end: every page wholly inside that part (the page it
+    # starts on also ends the part before it; its rules are told apart by ``appended_licences``).
+    licences = appended_licences(chunks)
+    for page in paged:
+        if page.chunks and all(_top_level(placed.chunk.section) in licences for placed in page.chunks):
+            starts_there = any(
+                _top_level(placed.chunk.section) not in licences
+                for other in paged
+                if other.page == (page.page or 0) - 1
+                for placed in other.chunks[-1:]
+            )
+            if not starts_there:
+                flagged.update(placed.chunk.chunk_index for placed in page.chunks)
     unpaged = [placed.chunk for p in pages if p.page is None for placed in p.chunks]
     for position, chunk in enumerate(sorted(unpaged, key=lambda c: c.chunk_index)):
         if _about_document(chunk.section or "") or (position < 2 and _is_notice(chunk.text)):
@@ -91,6 +116,35 @@ def page_is_boilerplate(page: DocumentPage, *, first: bool, front: bool) -> bool
     if first and len(_WORD.findall(page.text)) < TITLE_PAGE_WORDS:
         return True
     return front and _is_notice(page.text)
+
+
+def appended_licences(chunks: Sequence[ChunkPoint]) -> frozenset[str]:
+    """The top-level headings of the parts of a document that are its own licence appended at its end
+    ("A GNU Free Documentation License" of a 90-page manual): a licence heading whose part starts in
+    the last quarter of the pages of a document of 10 pages or more, unless the document's title
+    names a licence itself (the GPL's own sections are its rules)."""
+    pages = [c.page for c in chunks if c.page is not None]
+    if not pages or not chunks or _LICENCE_HEADING.match(chunks[0].title or ""):
+        return frozenset()
+    first, last = min(pages), max(pages)
+    if last - first + 1 < MIN_PAGES_FOR_BACK_MATTER:
+        return frozenset()
+    starts: dict[str, int] = {}
+    for chunk in chunks:
+        top = _top_level(chunk.section)
+        if top and chunk.page is not None and _LICENCE_HEADING.match(top):
+            starts[top] = min(starts.get(top, chunk.page), chunk.page)
+    back = first + BACK_MATTER * (last - first)
+    return frozenset(top for top, page in starts.items() if page >= back)
+
+
+def in_appended_licence(section: str | None, licences: frozenset[str]) -> bool:
+    """Whether ``section`` lies in one of the document's appended ``licences``."""
+    return _top_level(section) in licences
+
+
+def _top_level(section: str | None) -> str:
+    return section.split(LEVELS)[0].strip() if section else ""
 
 
 def _under_release_heading(section: str | None) -> bool:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from policypal.contracts.limits import MAX_QUOTE_CHARS
+from policypal.rules.boilerplate import appended_licences, in_appended_licence
 from policypal.rules.document_pages import DocumentPage, document_pages
+from policypal.rules.duties import duty_statements
 from policypal.rules.modality import ModalCue, modal_cue
 from policypal.rules.referents import MAX_CHAIN, referent
 from policypal.rules.section_outline import SectionOutline
@@ -21,7 +23,7 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 15
+EXTRACTION_VERSION: Final = 16
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -51,9 +53,14 @@ class SourceClause:
 
 
 def document_clauses(
-    chunks: Sequence[ChunkPoint], *, skip: frozenset[int] | set[int] = frozenset()
+    chunks: Sequence[ChunkPoint],
+    *,
+    skip: frozenset[int] | set[int] = frozenset(),
+    split_duties: bool = False,
 ) -> list[SourceClause]:
-    """Every statement of a document in order, each placed in a chunk; chunks in ``skip`` give none."""
+    """Every statement of a document in order, each placed in a chunk; chunks in ``skip`` give none.
+    ``split_duties``: a permission granted on several duties gives one statement per duty
+    (``duties``), each bound as the condition binds it."""
     clauses: list[SourceClause] = []
     section: str | None = None
     for page in document_pages(chunks):
@@ -62,9 +69,11 @@ def document_clauses(
         )
         section = segmented.section
         for statement in segmented.statements:
-            clause = _placed(page, statement)
-            if clause is not None and clause.chunk.chunk_index not in skip:
-                clauses.append(clause)
+            pieces = duty_statements(statement) if split_duties else [statement]
+            for piece in pieces:
+                clause = _placed(page, piece, by_lead=len(pieces) > 1)
+                if clause is not None and clause.chunk.chunk_index not in skip:
+                    clauses.append(clause)
     return clauses
 
 
@@ -75,13 +84,15 @@ def rule_units(
     rules: list[RulePoint] = []
     sections = StructureSections.of(chunks)
     outline = SectionOutline.of(chunks)
-    clauses = document_clauses(chunks, skip=boilerplate)
+    licences = appended_licences(chunks)
+    clauses = document_clauses(chunks, skip=boilerplate, split_duties=True)
     for at, clause in enumerate(clauses):
         if clause.modal is None:
             continue
         chunk = clause.chunk
         section = sections.section_of(clause.statement.section, chunk)
-        if _repeats_title(clause.text, section):
+        # The document's own licence, appended: what it binds is the manual's readers, not its subject.
+        if _repeats_title(clause.text, section) or in_appended_licence(section, licences):
             continue
         rules.append(
             RulePoint(
@@ -129,15 +140,17 @@ def _repeats_title(text: str, section: str | None) -> bool:
     return _TITLE_WORDS.sub(" ", text).lower().split() == _TITLE_WORDS.sub(" ", title).lower().split()
 
 
-def _placed(page: DocumentPage, statement: Statement) -> SourceClause | None:
+def _placed(page: DocumentPage, statement: Statement, *, by_lead: bool = False) -> SourceClause | None:
+    """``statement`` in the chunk that holds it, with its quote and modal form; ``by_lead``: a duty,
+    bound by the condition its lead-in ends on ("provided that you"), not by its own verb ("give")."""
     found = page.chunk_for(statement.start, statement.end)
     if found is None:
         return None
     placed, start, end = found
-    own = modal_cue(statement.plain)
+    own = None if by_lead else modal_cue(statement.plain)
     lead = (
         modal_cue(statement.lead_in)
-        if statement.lead_in and own is None and _reads_as_prose(statement.plain)
+        if statement.lead_in and own is None and (by_lead or _reads_as_prose(statement.plain))
         else None
     )
     modal = own or lead

@@ -73,6 +73,16 @@ def test_a_no_that_does_not_open_the_subject_negates_nothing(sentence: str) -> N
     assert (cue.modality, cue.words) == ("recommendation", "should")
 
 
+def test_a_modal_form_in_an_indirect_question_binds_nobody() -> None:
+    asked = "The old approach hid from the init system whether or not the daemon should be started at all."
+    answered = "Whether or not the file exists, the package must create it."
+
+    assert modal_cue(asked) is None
+    cue = modal_cue(answered)
+    assert cue is not None
+    assert (cue.modality, cue.words) == ("obligation", "must")
+
+
 def test_a_statement_of_fact_has_no_modal_cue() -> None:
     assert modal_cue("Variable data files include spool directories and log files.") is None
 

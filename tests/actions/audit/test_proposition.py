@@ -47,6 +47,17 @@ def test_what_a_rule_rules_out_is_headed_by_the_act_it_names() -> None:
     assert "messag" in rule.ruled_out
 
 
+def test_an_opening_condition_is_what_the_rule_is_about_but_not_the_subject_of_its_act() -> None:
+    rule = Proposition.of(
+        "In the common case that a package starts a single service, they",
+        " be named after the package.",
+        False,
+    )
+
+    assert {"servic", "start"} <= rule.about
+    assert not {"servic", "start", "singl"} & rule.head
+
+
 def test_the_head_of_a_passive_act_includes_its_subject() -> None:
     passive = Proposition.of("The copyright information", " be copied verbatim into each package.", False)
     active = Proposition.of("Each program", " have an associated manual page.", False)

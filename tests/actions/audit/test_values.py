@@ -63,6 +63,23 @@ def test_another_subject_or_another_kind_of_value_is_no_other_value(clause: str)
         assert verdict is None or verdict.reading != "other_value"
 
 
+def test_a_value_given_before_the_rules_subject_is_named_is_not_given_to_it() -> None:
+    directories: Rule = (
+        "Directories should be mode 755 or (for group-writability) mode 2775.",
+        "recommendation",
+        "should",
+    )
+
+    files = judge(
+        "Temporary files are opened with mode 0600, in the directory named by TMPDIR.", *directories
+    )
+    directory = judge("The spool directory of the daemon is created with mode 0700.", *directories)
+
+    assert files is None or files.reading != "other_value"
+    assert directory is not None
+    assert (directory.conflict, directory.reading) == (True, "other_value")
+
+
 def test_a_clause_denying_the_value_is_read_by_polarity() -> None:
     verdict = judge("The changelog is not encoded in UTF-8.", *UTF8)
 

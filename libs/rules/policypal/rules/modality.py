@@ -210,7 +210,9 @@ def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
         return ModalCue("recommendation", imperative.group(1), imperative.start(1))
     found: list[tuple[int, int, ModalCue]] = []
     for rank, (modality, waives, pattern) in enumerate(_FORMS):
-        match = pattern.search(sentence, start)
+        match = next(
+            (m for m in pattern.finditer(sentence, start) if not _in_question(sentence, m.start())), None
+        )
         if match:
             found.append((match.start(), rank, ModalCue(modality, match.group(0), match.start(), waives)))
     if can_permits:
@@ -220,6 +222,16 @@ def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
     if not found:
         return None
     return min(found, key=lambda item: (item[0], item[1]))[2]
+
+
+#: An indirect question up to a modal form: "it hides whether or not the daemon should be started".
+_QUESTION: Final = re.compile(r"\bwhether\b[^,;:.()]{0,80}$", re.IGNORECASE)
+
+
+def _in_question(sentence: str, at: int) -> bool:
+    """Whether the modal form at ``at`` stands in an indirect question ("whether … should"): what is
+    asked binds nobody."""
+    return bool(_QUESTION.search(sentence, 0, at))
 
 
 def is_binding(modality: Modality) -> bool:

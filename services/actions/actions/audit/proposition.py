@@ -33,6 +33,12 @@ MIN_SHARED_WEIGHT: Final = 0.3
 #: The act's first terms (its verb and object): what a clause must deny to deny an obligation.
 HEAD_TERMS: Final = 2
 _PASSIVE: Final = re.compile(r"\W*(?:\w+ly\s+)?be\b", re.IGNORECASE)
+_OPENING_CONDITION: Final = re.compile(
+    r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|even\s+if|"
+    r"as\s+long\s+as|in\s+case|in\s+(?:the|this|that|such|any|each|either)\s+(?:\w+\s+)?cases?)\b"
+    r"[^,;:]{3,200},\s*",
+    re.IGNORECASE,
+)
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
 _ALTERNATIVE: Final = re.compile(r"[,;]?\s*(?:and\s+|but\s+)?instead\b(?!\s+of\b)", re.IGNORECASE)
 # The means or agent of a forbidden act ("strip binaries by passing the -s flag to install", "be
@@ -168,7 +174,13 @@ class Proposition:
         ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - key_terms(outside)
         about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
         opening = key_terms_in_order(_GENERIC_OF.sub(" ", after_auxiliaries(after)))[:HEAD_TERMS]
-        subject = key_terms(without_purpose(before)) if _PASSIVE.match(after) else frozenset()
+        # "In the common case that a package starts a single service, they | should be named …": the
+        # opening condition tells what the rule is about, but it is not the subject the act is done to.
+        subject = (
+            key_terms(without_purpose(_OPENING_CONDITION.sub("", before)))
+            if _PASSIVE.match(after)
+            else frozenset()
+        )
         heads = {
             term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
         }

@@ -58,7 +58,12 @@ def by_other_value(
     others = [value for value, kind in given.items() if kind in kinds and value not in required]
     if not given.keys() & required.keys() and not others:
         return None
-    if not names_subject(clause, subject, weights) or stance(practice) not in ("does", "permits"):
+    # The thing a value is given to is named before it ("Installed files are given mode 0777"): files
+    # "opened with mode 0600, in the directory named by TMPDIR" give the directory no mode.
+    lowered = practice.lower()
+    at = [lowered.find(value) for value in (*given.keys() & required.keys(), *others)]
+    first = min((position for position in at if position >= 0), default=len(practice))
+    if not names_subject(practice[:first], subject, weights) or stance(practice) not in ("does", "permits"):
         return None
     allowed = " or ".join(required)
     if given.keys() & required.keys():

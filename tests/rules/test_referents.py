@@ -40,6 +40,16 @@ def test_a_chain_of_pronouns_is_followed_back_to_a_thing() -> None:
     assert referent("They should not be world-writable.", previous) == "Hook scripts"
 
 
+def test_an_opening_in_this_case_does_not_stop_the_chain() -> None:
+    previous = [
+        "In this case they should be owned by the group allowed to run them.",
+        "Some setuid programs need to be restricted to particular sets of users.",
+    ]
+
+    assert referent("They should have mode 4754.", previous) == "Some setuid programs"
+    assert referent("In this case they should be owned by root.", previous[1:]) == "Some setuid programs"
+
+
 @pytest.mark.parametrize(
     "statement",
     [

@@ -316,3 +316,28 @@ def test_a_name_breaking_a_character_rule_is_not_outweighed_by_a_rule_on_where_t
     (breach,) = check.breaches
     assert breach.verdict.reading == "characters"
     assert breach.rule == cron_names
+
+
+def test_a_value_another_rule_allows_even_below_the_judged_ranks_is_no_breach_of_the_general_one() -> None:
+    general = rule(
+        10, "Setuid executables should be mode 4755, and owned by root.", "recommendation", "should"
+    )
+    special = rule_point(
+        11, "They should have mode 4754.", "recommendation", "should", document_id="gdpr", title="GDPR"
+    ).model_copy(update={"referent": "Setuid executables restricted to a group"})
+    restricted = clause(
+        "The restricted setuid executables are installed with mode 4754 for the operators' group."
+    )
+    elsewhere = clause("The setuid executables are installed with mode 4711.")
+    filler = [
+        candidate(rule(20 + k, f"Rule {k} must hold.", "obligation", "must"), 0.0) for k in range(JUDGED)
+    ]
+
+    checks = [
+        check_target([c], [[candidate(general, STRONG), *filler, candidate(special, 0.0)]], GDPR, rules=9)
+        for c in (restricted, elsewhere)
+    ]
+
+    assert checks[0].breaches == []
+    (breach,) = checks[1].breaches
+    assert (breach.rule, breach.verdict.reading) == (general, "other_value")

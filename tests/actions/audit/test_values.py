@@ -80,6 +80,27 @@ def test_a_value_given_before_the_rules_subject_is_named_is_not_given_to_it() ->
     assert (directory.conflict, directory.reading) == (True, "other_value")
 
 
+def test_naming_one_of_two_coordinated_kinds_names_the_rules_subject() -> None:
+    setuid: Rule = ("Setuid and setgid executables should be mode 4755 or 2755.", "recommendation", "should")
+
+    verdict = judge("The memory-dump helper is setuid root but is installed with mode 4711.", *setuid)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "other_value")
+
+
+def test_a_rule_whose_subject_refers_back_gives_its_value_to_what_it_refers_to() -> None:
+    rule: Rule = ("They should have mode 4754.", "recommendation", "should")
+    clause = "The group-restricted setuid programs are installed with mode 4711."
+
+    alone = judge(clause, *rule)
+    verdict = judge(clause, *rule, referent="Some setuid programs")
+
+    assert alone is None or alone.reading != "other_value"
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "other_value")
+
+
 def test_a_clause_denying_the_value_is_read_by_polarity() -> None:
     verdict = judge("The changelog is not encoded in UTF-8.", *UTF8)
 

@@ -80,6 +80,10 @@ _QUALIFIER_STOP: Final = re.compile(
     re.IGNORECASE,
 )
 _MAX_QUALIFIERS: Final = 3
+_SUBJECT_OPENER: Final = re.compile(
+    r"^(?:in\s+(?:this|that|such\s+a|either|each)\s+case|then|also|thus|therefore|similarly|likewise)\s+",
+    re.IGNORECASE,
+)
 
 
 def referent(statement: str, previous: Sequence[str]) -> str | None:
@@ -92,6 +96,8 @@ def referent(statement: str, previous: Sequence[str]) -> str | None:
 def _referent(statement: str, previous: Sequence[str], chain: int) -> str | None:
     if not previous or chain == 0:
         return None
+    # "In this case they should …" refers back as "They should …" does.
+    statement = _SUBJECT_OPENER.sub("", statement.lstrip())
     noun = _NOUN_ANAPHOR.match(statement)
     if noun is not None:
         return _mention(previous[0], noun.group("noun"))
@@ -114,8 +120,8 @@ def _subject(statement: str) -> str | None:
     subject = statement[: verb.start()].strip(" ,;:")
     # "For example, the crond PID file is named …": an opening adverbial is no part of the subject.
     subject = subject.rsplit(",", 1)[-1].strip()
-    # A footnote's number before its first word is no part of it either.
-    subject = re.sub(r"^\d+\s+", "", subject)
+    # A footnote's number before its first word is no part of it either, nor "In this case".
+    subject = _SUBJECT_OPENER.sub("", re.sub(r"^\d+\s+", "", subject))
     words = subject.split()
     if not words or len(words) > MAX_SUBJECT_WORDS or _IMPERSONAL.match(statement):
         return None

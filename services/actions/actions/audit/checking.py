@@ -176,7 +176,7 @@ def _judged(
         if deep and not _names_figures(candidate.rule.text):
             continue
         verdict = governing_verdict(clause, candidate, weights, lexicon)
-        if verdict is None or (deep and not _stated(verdict)):
+        if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
             continue
         if rank >= POLARITY_RANKS and verdict.reading in _BY_SHARED_WORDS:
             continue
@@ -203,6 +203,12 @@ def _stated(verdict: Verdict) -> bool:
     return verdict.conflict and verdict.reading in STATED
 
 
+def _keeps_value(verdict: Verdict) -> bool:
+    """A clause giving the very value a rule allows: weighed among all candidates, as a value stated
+    against a rule's is (``STATED``), for it outweighs a conflict on another rule's value."""
+    return not verdict.conflict and verdict.reading == "other_value"
+
+
 def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:
     """The rules the clause breaks: the strongest conflict, and a second one on another page that is
     nearly as strong (a clause can break two rules; the officer sees both)."""
@@ -218,6 +224,12 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     if not conflicts:
         return []
     worst = conflicts[0]
+    # A value another rule allows in so many words ("They should have mode 4754", for setuid programs
+    # restricted to a group) is no breach of the general one ("should be mode 4755 or 2755").
+    if worst[1].reading == "other_value" and any(
+        v.reading == "other_value" and not v.conflict for _, v in judged
+    ):
+        return []
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
     # path, not a figure, a limit or a write into an area kept free of writes that the clause states.
     specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters")

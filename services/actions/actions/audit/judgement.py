@@ -101,6 +101,10 @@ def judge(
         return None
     at = rule.lower().find(modal_words.lower())
     before = rule[: max(at, 0)]
+    if referent:
+        # "They should have mode 4754" after "Some setuid programs need to be restricted …": what the
+        # rule binds is what its subject refers back to.
+        before = f"{referent} {before}"
     after = rule_act(rule, modal_words)
     if _ACT_BEFORE.match(modal_words) and not _AGENT_ACT.match(after):
         # "Sublicensing is not allowed; …": the act is what the sentence opens with, and an exception
@@ -122,9 +126,7 @@ def judge(
         or (None if negative else by_other_value(clause, before, after, said, weights or {}))
         or _by_polarity(
             clause,
-            # What "This file" refers back to is what the rule is about; it is a reading of the text
-            # before, so it names no place, value or name the readings above could rest on.
-            Proposition.of(f"{referent or ''} {before}", after, negative),
+            Proposition.of(before, after, negative),
             after,
             negative,
             (said, binding),

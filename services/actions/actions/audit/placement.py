@@ -171,8 +171,17 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
     for short, long in defined_abbreviations(subject).items():
         if short in affirmed:
             affirmed |= long
+    # "Setuid and setgid executables" are setuid executables and setgid ones: naming one names the kind.
+    for first, second in _COORDINATED.findall(subject):
+        pair = key_terms(f"{first} {second}")
+        if pair & affirmed:
+            affirmed |= pair
     total = sum(weights.get(t, 1.0) for t in named)
     return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+# Two modifiers of one noun, coordinated: "setuid and setgid (executables)", "source or binary (packages)".
+_COORDINATED: Final = re.compile(r"\b([A-Za-z][\w-]*)\s+(?:and|or|and/or)\s+([A-Za-z][\w-]*)\s+(?=[A-Za-z])")
 
 
 def _names_rest(clause: str, path: str, area: str) -> bool:

@@ -178,6 +178,28 @@ def test_markdown_headings_set_the_section_in_typed_text() -> None:
     assert result.section == "Retention"
 
 
+def test_a_line_framed_by_separator_lines_is_a_heading_in_plain_text() -> None:
+    text = (
+        "Please point people to this mail instead of answering from memory.\n"
+        "\n"
+        "--------------------------------------------------\n"
+        "PART 1: DISTRIBUTING AND MODIFYING THE SCANNER\n"
+        "--------------------------------------------------\n"
+        "\n"
+        "Resellers must pass the source on with every copy they sell.\n"
+    )
+
+    result = segmented(text)
+
+    assert [(s.plain, s.section) for s in result.statements] == [
+        ("Please point people to this mail instead of answering from memory.", None),
+        (
+            "Resellers must pass the source on with every copy they sell.",
+            "PART 1: DISTRIBUTING AND MODIFYING THE SCANNER",
+        ),
+    ]
+
+
 def test_a_short_title_line_under_a_numbered_section_keeps_the_number() -> None:
     text = (
         "3.15 /tmp : Temporary files\n"

@@ -199,17 +199,32 @@ def _lines(text: str) -> list[tuple[int, str]]:
 
 
 def _short_title(line: str, previous: str, following: str) -> bool:
-    """An unnumbered heading: a short capitalised line standing alone between paragraphs."""
+    """An unnumbered heading: a short capitalised line standing alone between paragraphs, or framed
+    by separator lines ("-----" above and below "PART 1: DISTRIBUTING AND MODIFYING")."""
     words = line.split()
     return (
         len(line) <= 60
         and len(words) <= 8
         and line[:1].isupper()
         and not line.endswith((*_TERMINAL, ","))
-        and (not previous or previous.endswith(_TERMINAL) or heading_text(previous) is not None)
-        and (not following or following[:1].isupper() or bool(_ITEM.match(following)))
+        and (
+            not previous
+            or previous.endswith(_TERMINAL)
+            or heading_text(previous) is not None
+            or bool(_SEPARATOR_LINE.match(previous))
+        )
+        and (
+            not following
+            or following[:1].isupper()
+            or bool(_ITEM.match(following))
+            or bool(_SEPARATOR_LINE.match(following))
+        )
         and not _ITEM.match(line)
     )
+
+
+# A line of dashes, equals signs, stars or underscores: a frame around a heading in plain text.
+_SEPARATOR_LINE: Final = re.compile(r"^\s*[-=*_~]{3,}\s*$")
 
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:

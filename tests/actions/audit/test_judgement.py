@@ -348,6 +348,25 @@ def test_a_rule_whose_subject_refers_back_is_about_what_it_refers_to() -> None:
     assert "compress" in referred.rationale
 
 
+def test_a_rule_on_a_word_is_broken_by_using_it_as_a_word_not_by_a_sentence_that_needs_it() -> None:
+    rule = (
+        "Please don’t use “win” as an abbreviation for Microsoft Windows in software or documentation.",
+        "recommendation_against",
+        "Please don’t",
+    )
+
+    needs_it = judge("Where the two documents disagree, this policy wins for our Windows software.", *rule)
+    as_a_word = [
+        judge("Our installers call Microsoft Windows “win” in every menu and document.", *rule),
+        judge("The documentation uses the word win as an abbreviation for Microsoft Windows.", *rule),
+    ]
+
+    assert needs_it is None or not needs_it.conflict
+    for verdict in as_a_word:
+        assert verdict is not None
+        assert verdict.conflict
+
+
 def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
     verdict = verdict_of(
         "The default installation prefix is /opt/tool rather than /usr/local.",

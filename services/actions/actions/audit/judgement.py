@@ -222,6 +222,12 @@ def _by_polarity(
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     if negative:
         act = rule.act_in(clause, done_to, lexicon) if rule.spoken_of(affirmed, weights) else None
+        # "Please don't use “win” as an abbreviation": a rule on a word is broken by a clause that
+        # uses that word as a word ("use the word illegal", "we call it its pathname"), not by one
+        # whose own sentence needs it ("this policy wins").
+        word = _QUOTED_WORD.search(after)
+        if act is not None and word is not None and not _mentions(clause, word.group("word")):
+            act = None
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = _words(clause, affirmed & rule.about)
@@ -285,6 +291,20 @@ def _by_polarity(
         words = _words(clause, done)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
+
+
+# A word a rule's act quotes: "use the term “illegal”", "Don't use “win” as an abbreviation".
+_QUOTED_WORD: Final = re.compile(r"[“\"‘](?P<word>[\w-]+(?:\s[\w-]+)?)[”\"’]")
+
+
+def _mentions(clause: str, word: str) -> bool:
+    """Whether ``clause`` names ``word`` as a word: quoted, or after "word", "term", "call" …"""
+    quoted = rf"[“\"‘']\s*{re.escape(word)}\s*[”\"’']"
+    named = (
+        rf"\b(?:words?|terms?|names?|named|call|calls|called|calling|say|says|said|spell|spells|label|"
+        rf"labels|labelled|labeled)\s+(?:[\w-]+\s+){{0,6}}?{re.escape(word)}"
+    )
+    return bool(re.search(f"{quoted}|{named}", clause, re.IGNORECASE))
 
 
 _COMPOUND: Final = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)

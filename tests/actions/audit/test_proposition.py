@@ -58,6 +58,25 @@ def test_an_opening_condition_is_what_the_rule_is_about_but_not_the_subject_of_i
     assert not {"servic", "start", "singl"} & rule.head
 
 
+def test_what_a_prohibition_forbids_ends_where_a_rule_of_its_own_begins() -> None:
+    rule = Proposition.of(
+        "If the headers are installed twice, the installer",
+        " try to use them; it should cancel the second installation of the header files.",
+        negative=True,
+    )
+
+    assert not {"cancel", "second"} & rule.about
+    assert (
+        judge(
+            "Send us the file header and we will check it.",
+            "If it is, they should not try to use it; they should cancel the second installation of the header files.",
+            "recommendation_against",
+            "should not",
+        )
+        is None
+    )
+
+
 def test_the_head_of_a_passive_act_includes_its_subject() -> None:
     passive = Proposition.of("The copyright information", " be copied verbatim into each package.", False)
     active = Proposition.of("Each program", " have an associated manual page.", False)

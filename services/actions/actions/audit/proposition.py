@@ -40,6 +40,11 @@ _OPENING_CONDITION: Final = re.compile(
     re.IGNORECASE,
 )
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
+# "… should not try to use it; they should cancel the second installation …": a second clause with a
+# modal form of its own is another rule, not part of the act the first forbids.
+_NEXT_RULE: Final = re.compile(
+    r";\s*(?:[\w’']+\s+){0,4}?(?:must|shall|should|may|need|ought)\b", re.IGNORECASE
+)
 _ALTERNATIVE: Final = re.compile(r"[,;]?\s*(?:and\s+|but\s+)?instead\b(?!\s+of\b)", re.IGNORECASE)
 # The means or agent of a forbidden act ("strip binaries by passing the -s flag to install", "be
 # modified by maintainer scripts"): the act done otherwise, or by someone else, is not forbidden.
@@ -161,8 +166,9 @@ class Proposition:
         exception = _EXCEPTION.search(after) if negative else None
         act = after[: exception.start()] if exception else after
         # "must not call the scripts directly, and instead must use invoke-rc.d": what it forbids
-        # ends where the alternative it requires begins.
-        alternative = _ALTERNATIVE.search(act) if negative else None
+        # ends where the alternative it requires begins, or another rule does.
+        ends = [m for m in (_ALTERNATIVE.search(act), _NEXT_RULE.search(act)) if m] if negative else []
+        alternative = min(ends, key=lambda m: m.start(), default=None)
         act = act[: alternative.start()] if alternative else act
         after = after[: alternative.start()] if alternative else after
         # "use invoke-rc.d instead of calling the scripts directly": the alternative turned away from

@@ -37,6 +37,19 @@ def test_a_purpose_or_a_reason_is_not_what_a_sentence_does() -> None:
     assert "tracked" in without_purpose("Conffiles are tracked, so that local changes are preserved.")
 
 
+def test_a_sentence_opening_with_its_reason_does_what_follows_the_reason() -> None:
+    clause = (
+        "Because the SDK is too large for our repository, the build downloads it from the artifact server."
+    )
+    rule = "Since these files normally appear in the source directory, they should always appear there."
+
+    assert "downloads it from the artifact server" in without_purpose(clause)
+    assert "too large" not in without_purpose(clause)
+    assert stance(without_purpose(clause)) == "does"
+    # A rule keeps the reason it opens with: it names what "they" are.
+    assert "these files" in without_purpose(rule, opening_reason=False)
+
+
 @pytest.mark.parametrize(
     ("after", "verbs"),
     [

@@ -163,7 +163,7 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
     an abbreviation the subject defines standing for its words; an opening adverbial ("By default,
     it…") or a non-restrictive clause is no part of it."""
     subject = _ASIDE.sub(" ", _WHOLE.sub(" ", _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))))
-    named = key_terms(without_purpose(subject)) - key_terms(" ".join(paths(subject)))
+    named = key_terms(without_purpose(subject, opening_reason=False)) - key_terms(" ".join(paths(subject)))
     if not named:
         return False
     affirmed = key_terms(without_purpose(clause)) - denied_terms(clause)

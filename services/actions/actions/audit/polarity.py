@@ -155,6 +155,9 @@ _PURPOSE_AFTER: Final = re.compile(
     r"(?:\bso\s+that|\bin\s+order\s+(?:to|that)|\bso\s+as\s+to|\bbecause\b|,\s*since\b|,\s*as\b)[^.;]*", re.I
 )
 _PURPOSE_BEFORE: Final = re.compile(r"^\W*(?:in\s+order\s+to|to\s+ensure|so\s+as\s+to)\b[^,;]*[,;]", re.I)
+# An opening reason ends at its comma: "Because the SDK is too large for our repository, the build
+# downloads it …" does what follows (a reason further on runs to the sentence's end).
+_REASON_BEFORE: Final = re.compile(r"^\W*(?:because|since|as)\b[^,;]*[,;]", re.I)
 # A participle of leaving out after its object: "copyright lines are omitted".
 _LEFT_OUT: Final = re.compile(
     r"\b(?:is|are|was|were|be|been|gets?)\s+(?:\w+ly\s+)?(?:omitted|skipped|excluded|dropped|left\s+out|missing|absent|"
@@ -170,8 +173,12 @@ _GERUND_WITH_PRONOUN: Final = re.compile(
 _SCOPE_BEFORE: Final = re.compile(r"(?:[^,.;:()]|\.(?=\w)){0,60}$")
 
 
-def without_purpose(sentence: str) -> str:
-    """``sentence`` without its purpose or reason clauses: what it does, not why."""
+def without_purpose(sentence: str, *, opening_reason: bool = True) -> str:
+    """``sentence`` without its purpose or reason clauses: what it does, not why. ``opening_reason``:
+    also without a reason it opens with; a rule keeps it ("Since these files normally appear in the
+    source directory, they should …" names what "they" are)."""
+    if opening_reason:
+        sentence = _REASON_BEFORE.sub(" ", sentence)
     return _PURPOSE_AFTER.sub(" ", _PURPOSE_BEFORE.sub(" ", sentence))
 
 

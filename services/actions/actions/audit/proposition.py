@@ -178,19 +178,19 @@ class Proposition:
         for scope in scopes:
             outside = outside.replace(scope, " ")
         ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - key_terms(outside)
-        about = key_terms(without_purpose(f"{before} {act}")) - ruled_out
+        about = key_terms(without_purpose(f"{before} {act}", opening_reason=False)) - ruled_out
         opening = key_terms_in_order(_GENERIC_OF.sub(" ", after_auxiliaries(after)))[:HEAD_TERMS]
         # "In the common case that a package starts a single service, they | should be named …": the
         # opening condition tells what the rule is about, but it is not the subject the act is done to.
         subject = (
-            key_terms(without_purpose(_OPENING_CONDITION.sub("", before)))
+            key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False))
             if _PASSIVE.match(after)
             else frozenset()
         )
         heads = {
             term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
         }
-        means = _MEANS.search(without_purpose(act)) if negative else None
+        means = _MEANS.search(without_purpose(act, opening_reason=False)) if negative else None
         return cls(
             about,
             frozenset(opening) | subject,

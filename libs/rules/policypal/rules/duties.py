@@ -12,12 +12,13 @@ condition), so it is matched, judged and quoted alone.
 import re
 from typing import Final
 
+from policypal.rules.modality import CONDITION_OPENERS
 from policypal.rules.statements import Statement, one_line
 
-#: The words a condition opens with: what follows is required for the permission to hold.
+# A condition's opening words ("provided you inform …" too), and its subject: what follows is required
+# for the permission to hold.
 _CONDITION: Final = re.compile(
-    r"\b(?:provided\s+that|provided|on\s+(?:the\s+)?condition\s+that|as\s+long\s+as|so\s+long\s+as)\s+"
-    r"(?:(?:you|they|the\s+\w+)\s+)?(?:also\s+)?",
+    rf"\b(?:{CONDITION_OPENERS}|provided)\s+(?:(?:you|they|the\s+\w+)\s+)?(?:also\s+)?",
     re.IGNORECASE,
 )
 # Duties are separated by semicolons, the last one often after "and".

@@ -159,12 +159,11 @@ _IMPERATIVE: Final = re.compile(
     re.IGNORECASE,
 )
 
-# The condition a permission is granted on: what the permitted must then do.
-_CONDITION: Final = re.compile(
-    r"\b(?:provided\s+that|on\s+(?:the\s+)?condition\s+that|as\s+long\s+as|so\s+long\s+as|only\s+if|"
-    r"subject\s+to)\b",
-    re.IGNORECASE,
+#: The words a condition a permission is granted on opens with: what the permitted must then do.
+CONDITION_OPENERS: Final = (
+    r"provided\s+that|on\s+(?:the\s+)?condition\s+that|as\s+long\s+as|so\s+long\s+as|only\s+if|subject\s+to"
 )
+_CONDITION: Final = re.compile(rf"\b(?:{CONDITION_OPENERS})\b", re.IGNORECASE)
 
 #: A sentence opening with a subordinate clause, up to the comma that closes it.
 _SUBORDINATE: Final = re.compile(

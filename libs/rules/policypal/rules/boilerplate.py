@@ -2,9 +2,9 @@
 
 Title pages, tables of contents and indexes, revision histories and change logs, and the document's
 own copyright and licence notice, or its licence appended in full (a manual's "Appendix A GNU Free
-Documentation License", a "License" chapter at its end). Such text is kept searchable, but it must never be what an audit
-cites as a rule, and inquire ranks it down: a contents line shares every keyword of a question and
-answers none. Judged per page from the page's own text (paged documents), or per chunk from its
+Documentation License", a "License" chapter at its end). Such text is kept searchable, but it must
+never be what an audit cites as a rule, and inquire ranks it down: a contents line shares every
+keyword of a question and answers none. Judged per page from the page's own text (paged documents), or per chunk from its
 section title and its place at the front (documents without pages).
 """
 
@@ -80,16 +80,11 @@ def boilerplate_chunks(chunks: Sequence[ChunkPoint]) -> set[int]:
     # The document's licence appended at its end: every page wholly inside that part (the page it
     # starts on also ends the part before it; its rules are told apart by ``appended_licences``).
     licences = appended_licences(chunks)
+    last_section = {page.page: page.chunks[-1].chunk.section for page in paged if page.chunks}
     for page in paged:
-        if page.chunks and all(_top_level(placed.chunk.section) in licences for placed in page.chunks):
-            starts_there = any(
-                _top_level(placed.chunk.section) not in licences
-                for other in paged
-                if other.page == (page.page or 0) - 1
-                for placed in other.chunks[-1:]
-            )
-            if not starts_there:
-                flagged.update(placed.chunk.chunk_index for placed in page.chunks)
+        inside = page.chunks and all(_top_level(placed.chunk.section) in licences for placed in page.chunks)
+        if inside and _top_level(last_section.get((page.page or 0) - 1)) in licences:
+            flagged.update(placed.chunk.chunk_index for placed in page.chunks)
     unpaged = [placed.chunk for p in pages if p.page is None for placed in p.chunks]
     for position, chunk in enumerate(sorted(unpaged, key=lambda c: c.chunk_index)):
         if _about_document(chunk.section or "") or (position < 2 and _is_notice(chunk.text)):

@@ -226,9 +226,7 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     worst = conflicts[0]
     # A value another rule allows in so many words ("They should have mode 4754", for setuid programs
     # restricted to a group) is no breach of the general one ("should be mode 4755 or 2755").
-    if worst[1].reading == "other_value" and any(
-        v.reading == "other_value" and not v.conflict for _, v in judged
-    ):
+    if worst[1].reading == "other_value" and any(_keeps_value(v) for _, v in judged):
         return []
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
     # path, not a figure, a limit or a write into an area kept free of writes that the clause states.

@@ -165,12 +165,13 @@ CONDITION_OPENERS: Final = (
 )
 _CONDITION: Final = re.compile(rf"\b(?:{CONDITION_OPENERS})\b", re.IGNORECASE)
 
-#: A sentence opening with a subordinate clause, up to the comma that closes it.
-_SUBORDINATE: Final = re.compile(
-    r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|as\s+long\s+as|"
-    r"even\s+if|in\s+case)\b[^,;:]{3,200}[,;]",
-    re.IGNORECASE,
+#: The words a subordinate clause opens with ("If …,", "Because …,", "As long as …,").
+SUBORDINATORS: Final = (
+    r"if|unless|when|whenever|while|although|though|because|since|where|once|as\s+long\s+as|even\s+if|"
+    r"in\s+case"
 )
+#: A sentence opening with a subordinate clause, up to the comma that closes it.
+_SUBORDINATE: Final = re.compile(rf"^\W*(?:{SUBORDINATORS})\b[^,;:]{{3,200}}[,;]", re.IGNORECASE)
 
 
 #: A condition put as an inverted question, up to the comma that closes it.

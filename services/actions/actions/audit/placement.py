@@ -66,8 +66,8 @@ def by_path(
     # A prohibition must forbid placing things ("must not place files in /usr/local"), by the verb of
     # its act: not merely locate its subject ("files located in /var/tmp must not be deleted"), nor
     # forbid another act of what is placed ("no program should rely on … data being stored in /srv").
-    verbs = " ".join(act_verbs(after)) or after
-    if not (_PLACING.search(verbs if negative else rule) and _PLACING.search(clause)):
+    places = (" ".join(act_verbs(after)) or after) if negative else rule
+    if not (_PLACING.search(places) and _PLACING.search(clause)):
         return None
     # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
     # Where its act places things in named areas, those are what it requires or forbids; an area its

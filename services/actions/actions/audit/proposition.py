@@ -26,6 +26,7 @@ from actions.audit.polarity import (
     turned_away_scopes,
     without_purpose,
 )
+from policypal.rules.modality import SUBORDINATORS
 
 #: A clause speaks of a proposition when it shares this many of its terms, or this share of their weight.
 MIN_SHARED_TERMS: Final = 2
@@ -33,9 +34,9 @@ MIN_SHARED_WEIGHT: Final = 0.3
 #: The act's first terms (its verb and object): what a clause must deny to deny an obligation.
 HEAD_TERMS: Final = 2
 _PASSIVE: Final = re.compile(r"\W*(?:\w+ly\s+)?be\b", re.IGNORECASE)
+# An opening subordinate clause, or "In the common case that …,": when a rule holds, not what it binds.
 _OPENING_CONDITION: Final = re.compile(
-    r"^\W*(?:if|unless|when|whenever|while|although|though|because|since|where|once|even\s+if|"
-    r"as\s+long\s+as|in\s+case|in\s+(?:the|this|that|such|any|each|either)\s+(?:\w+\s+)?cases?)\b"
+    rf"^\W*(?:{SUBORDINATORS}|in\s+(?:the|this|that|such|any|each|either)\s+(?:\w+\s+)?cases?)\b"
     r"[^,;:]{3,200},\s*",
     re.IGNORECASE,
 )

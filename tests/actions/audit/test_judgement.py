@@ -367,6 +367,70 @@ def test_a_rule_on_a_word_is_broken_by_using_it_as_a_word_not_by_a_sentence_that
         assert verdict.conflict
 
 
+def test_a_quoted_term_for_a_thing_is_not_a_rule_on_a_word() -> None:
+    verdict = judge(
+        "The packages install the pre-formatted cat pages from the documentation server.",
+        "You must not install a pre-formatted “cat page”.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is not None
+    assert verdict.conflict
+
+
+def test_denying_what_the_rules_subject_itself_denies_names_that_subject_and_omits_nothing() -> None:
+    rule = (
+        "Internal functions that are not public interfaces of the library should have names beginning "
+        "with a double underscore.",
+        "recommendation",
+        "should",
+    )
+
+    same_subject = judge(
+        "Helper functions that are called only from our own modules, and are not public interfaces of "
+        "the library, begin with a double underscore.",
+        *rule,
+    )
+    leaves_out = judge("Internal functions do not have names beginning with a double underscore.", *rule)
+
+    assert same_subject is None or not same_subject.conflict
+    assert leaves_out is not None
+    assert leaves_out.conflict
+
+
+def test_a_clause_naming_nothing_of_the_rules_case_is_not_governed_by_it() -> None:
+    rule = (
+        "Log files should be removed when the package is purged (but not when it is only removed).",
+        "recommendation",
+        "should",
+    )
+
+    weights = {"log": 3.0}  # rare among the target's rules: what the act is done to
+    other_case = judge(
+        "Build logs of the release pipeline are kept for ninety days on the build farm.", *rule, weights
+    )
+    in_case = judge("Purging the package leaves its log files in place.", *rule, weights)
+
+    assert other_case is None
+    assert in_case is not None
+    assert (in_case.conflict, in_case.reading) == (True, "opposite")
+
+
+def test_the_case_of_a_rule_under_a_following_lead_in_is_its_item() -> None:
+    rule = (
+        "The licence text must be installed with the package, when all of the following hold: the files "
+        "are shipped in the binary package.",
+        "obligation",
+        "must",
+    )
+
+    verdict = judge("Binary packages do not install a licence text of their own.", *rule)
+
+    assert verdict is not None
+    assert verdict.conflict
+
+
 def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
     verdict = verdict_of(
         "The default installation prefix is /opt/tool rather than /usr/local.",

@@ -206,6 +206,7 @@ def _by_polarity(
     terms = key_terms(practice)
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
+    denied -= rule.denied_in_subject
     # What a clause does also shows in the parts of its compounds: "gzip-compressed" is compressed,
     # "password-protected" has a password. Read only for doing what a rule forbids or rules out.
     done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
@@ -225,8 +226,8 @@ def _by_polarity(
         # "Please don't use “win” as an abbreviation": a rule on a word is broken by a clause that
         # uses that word as a word ("use the word illegal", "we call it its pathname"), not by one
         # whose own sentence needs it ("this policy wins").
-        word = _QUOTED_WORD.search(after)
-        if act is not None and word is not None and not _mentions(clause, word.group("word")):
+        word = _quoted_word(after)
+        if act is not None and word is not None and not _mentions(clause, word):
             act = None
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
@@ -243,6 +244,10 @@ def _by_polarity(
             reading: Reading = "forbidden_act" if own_verb else "polarity"
             return Verdict(True, reading, f"{said} ({binding}); the clause {doing} it: {words}.", _REFRAIN)
         return Verdict(False, "polarity", f"{said}; the clause does not do what it forbids.")
+    # "Log files should be removed when the package is purged": a clause that names nothing of the
+    # case is not in it ("build logs are kept for ninety days"), so it neither breaks nor keeps it.
+    if rule.case and not terms & rule.case:
+        return None
     if position == "waives" and terms & rule.head:
         words = _words(clause, terms & rule.about)
         return Verdict(
@@ -295,6 +300,22 @@ def _by_polarity(
 
 # A word a rule's act quotes: "use the term “illegal”", "Don't use “win” as an abbreviation".
 _QUOTED_WORD: Final = re.compile(r"[“\"‘](?P<word>[\w-]+(?:\s[\w-]+)?)[”\"’]")
+# What makes a quoted word the word itself, not a quoted term for a thing ("install a pre-formatted
+# “cat page”"): a verb or noun of wording just before it, or "as a …" after it.
+_WORDING_BEFORE: Final = re.compile(
+    r"\b(?:use|uses|using|say|says|write|writes|call|calls|spell|spells|words?|terms?|names?|abbreviations?)"
+    r"\s+(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_WORDING_AFTER: Final = re.compile(r"^\s*as\s+(?:an?\s+)?(?:abbreviation|word|term|name)\b", re.IGNORECASE)
+
+
+def _quoted_word(act: str) -> str | None:
+    """The word a rule's act rules on as a word ("use “win” as an abbreviation"), if any."""
+    for match in _QUOTED_WORD.finditer(act):
+        if _WORDING_BEFORE.search(act[: match.start()]) or _WORDING_AFTER.search(act[match.end() :]):
+            return match.group("word")
+    return None
 
 
 def _mentions(clause: str, word: str) -> bool:

@@ -22,7 +22,9 @@ from actions.audit.matching import key_terms, key_terms_in_order, words_for_term
 from actions.audit.polarity import (
     act_verbs,
     after_auxiliaries,
+    denied_terms,
     negated_scopes,
+    negated_terms,
     turned_away_scopes,
     without_purpose,
 )
@@ -40,6 +42,11 @@ _OPENING_CONDITION: Final = re.compile(
     r"[^,;:]{3,200},\s*",
     re.IGNORECASE,
 )
+# A condition after the act ("should be removed when the package is purged"): the case the rule governs.
+_TRAILING_CONDITION: Final = re.compile(
+    r"\b(?:when|whenever|if|once|while|in\s+case)\s+(?P<case>[^;:.]+)(?P<lead_in>:)?", re.IGNORECASE
+)
+_FOLLOWING: Final = re.compile(r"\bfollowing\b", re.IGNORECASE)
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
 # "… should not try to use it; they should cancel the second installation …": a second clause with a
 # modal form of its own is another rule, not part of the act the first forbids.
@@ -132,6 +139,19 @@ def _lacking(rule: str) -> frozenset[str]:
     return frozenset().union(*(key_terms(m.group(1)) for m in _WITHOUT.finditer(rule)))
 
 
+def _case(before: str, act: str) -> frozenset[str]:
+    """The key terms only the condition after ``act`` names, none of the rule's other words."""
+    condition = _TRAILING_CONDITION.search(act)
+    if condition is None:
+        return frozenset()
+    case = condition.group("case")
+    # "… when all of the following hold: the files are shipped in the binary package": the item is
+    # the case (the lead-in alone names none).
+    if condition.group("lead_in") and _FOLLOWING.search(case):
+        case = act[condition.end() :]
+    return key_terms(case) - key_terms(f"{before} {act[: condition.start()]}")
+
+
 @dataclass(frozen=True)
 class Proposition:
     """A rule's proposition: its terms, the head of its act, what it rules out, its act's verbs."""
@@ -157,6 +177,12 @@ class Proposition:
     #: What the rule's words say a thing goes without ("Obsolete configuration files without local
     #: changes"): a circumstance of what it names, not what it names.
     lacking: frozenset[str] = frozenset()
+    #: What the rule's subject itself denies ("symbols that are not documented entry points"): a
+    #: clause denying it names the same things, it does not leave out the act.
+    denied_in_subject: frozenset[str] = frozenset()
+    #: What only the condition after the act names ("when the package is purged" → package, purge):
+    #: a clause that names none of it is not in the case the rule governs.
+    case: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -202,6 +228,8 @@ class Proposition:
             _listed_objects(act) if negative else frozenset(),
             _manner(act) if negative else frozenset(),
             _lacking(f"{before} {after}"),
+            denied_terms(before) | negated_terms(before),
+            _case(before, act),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:

@@ -97,6 +97,18 @@ def test_a_negated_rule_turns_its_bound_around() -> None:
     assert breaks_limit(shorter, True, one("16 characters")) is False
 
 
+def test_a_strict_comparator_leaves_its_own_figure_out() -> None:
+    more_than_two = one("more than two characters long")
+    fewer_than_five = one("fewer than 5 days")
+
+    assert breaks_limit(more_than_two, False, one("a two-letter prefix")) is True
+    assert breaks_limit(more_than_two, False, one("a three-letter prefix")) is False
+    assert breaks_limit(fewer_than_five, False, one("5 days")) is True
+    assert breaks_limit(one("at least 2 characters"), False, one("2 characters")) is False
+    # "must not be more than 5 days" is at most 5: the figure itself is kept.
+    assert breaks_limit(one("more than 5 days"), True, one("5 days")) is False
+
+
 def test_a_negation_that_is_the_comparators_own_is_not_turned_around_again() -> None:
     # "must not exceed 72 columns": the "not" is already in the upper bound read.
     limit = one("not exceed 72 columns")

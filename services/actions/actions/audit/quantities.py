@@ -36,6 +36,10 @@ _LOWER: Final = (
     r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|no\s+sooner\s+than|more\s+than|"
     r"longer\s+than|over|above|exceed(?:s|ing)?|minimum(?:\s+of)?|min\.?|after|or\s+more"
 )
+# Comparators that leave the figure itself out: "more than two characters" is three or more.
+_STRICT: Final = re.compile(
+    r"^(?:fewer|less|shorter|more|longer)\s+than|^(?:under|below|over|above|exceed(?:s|ing)?)$", re.IGNORECASE
+)
 _UNIT_WORDS = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _QUANTITY = re.compile(
     rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*\(?"
@@ -66,6 +70,8 @@ class Quantity:
     value: float
     bound: Bound
     words: str
+    #: The bound leaves the figure itself out ("more than two", "under 5 days").
+    strict: bool = False
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -82,7 +88,9 @@ def quantities(text: str) -> list[Quantity]:
             bound = "lower"
         else:
             bound = "exact"
-        found.append(Quantity(kind, value * factor, bound, " ".join(match.group(0).split())))
+        comparator = " ".join((match.group("upper") or match.group("lower") or "").split())
+        strict = bool(_STRICT.match(comparator))
+        found.append(Quantity(kind, value * factor, bound, " ".join(match.group(0).split()), strict))
     return found
 
 
@@ -120,10 +128,12 @@ def breaks_limit(rule: Quantity, negated: bool, clause: Quantity) -> bool | None
         return clause.bound == "exact" and clause.value == rule.value
     # Whatever the clause's own bound, its figure past the rule's limit is a breach: "up to 120" or
     # "120" against at most 80; "within 2 days" or "after 2 days" against at least 5 days.
+    # A negation turns the bound and its strictness: "must not be more than 5" is at most 5.
+    strict = rule.strict != (bound != rule.bound)
     if bound == "upper":
-        return clause.value > rule.value
+        return clause.value >= rule.value if strict else clause.value > rule.value
     if bound == "lower":
-        return clause.value < rule.value
+        return clause.value <= rule.value if strict else clause.value < rule.value
     return clause.value != rule.value if clause.bound == "exact" else None
 
 

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from actions.audit.characters import by_characters
+from actions.audit.identifiers import denied_identifiers, required_identifiers
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
@@ -211,6 +212,14 @@ def _by_polarity(
     # "password-protected" has a password. Read only for doing what a rule forbids or rules out.
     done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)
     stems = frozenset().union(*(key_terms(verb) for verb in rule.verbs))
+    # An option or variable the rule requires by name, denied by name ("builds without -g"): nothing
+    # more specific can be shared.
+    if not negative:
+        required = required_identifiers(after)
+        lacking = [name for key, name in denied_identifiers(clause).items() if key in required]
+        if lacking:
+            words = ", ".join(lacking)
+            return Verdict(True, "polarity", f"{said} ({binding}); the clause goes without {words}.", _AGREE)
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     if not rule.spoken_of(terms, weights):

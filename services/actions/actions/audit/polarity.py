@@ -200,6 +200,12 @@ def denied_terms(sentence: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def denied_scopes(sentence: str) -> list[str]:
+    """What each denial of ``sentence`` governs, outside conditions and its purpose ("builds without
+    -g unless …" → "-g")."""
+    return [scope for _, scope in _denial_scopes(without_purpose(sentence)) if scope]
+
+
 def denied_acts(sentence: str) -> list[str]:
     """The verbs in -ing form that the scopes of ``sentence``'s denials open with ("write to the log
     rather than sending mail" → sending): the act denied, where the denial names one."""

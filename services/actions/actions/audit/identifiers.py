@@ -1,0 +1,44 @@
+"""Identifiers a rule requires by name, and a clause that goes without them.
+
+A command-line option ("-g", "--silent") or an environment variable ("DEB_BUILD_OPTIONS", "TMPDIR") is
+as specific as a word gets: a rule that requires it by name ("the Make rules should compile and link
+with ‘-g’") is broken by a clause that denies it by name ("our Makefiles build without -g"), whatever
+else the two share.
+"""
+
+import re
+from typing import Final
+
+from actions.audit.polarity import denied_scopes, negated_scopes, turned_away_scopes
+
+# An option after a space, a quote or a bracket ("-g", "--with-", "--enable-foo"), or a name of
+# capitals and underscores with at least one underscore or digit, or four capitals or more.
+_IDENTIFIER: Final = re.compile(
+    r"(?:(?<=[\s‘'\"“(\[])|^)--?[A-Za-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}[0-9]*\b"
+)
+# Capitals that are words, not names: "POSIX", "GNU", "ASCII", "UNIX".
+_WORDS_IN_CAPITALS: Final = frozenset(
+    {"POSIX", "ASCII", "UNIX", "NOTE", "WARNING", "MUST", "SHALL", "SHOULD"}
+)
+
+
+def identifiers(text: str) -> dict[str, str]:
+    """The options and variable names ``text`` names, by their name without dashes, lower case
+    ("‘-g’" → {"g": "-g"})."""
+    return {
+        name.strip("-").lower(): name
+        for name in (m.group(0) for m in _IDENTIFIER.finditer(text))
+        if name not in _WORDS_IN_CAPITALS
+    }
+
+
+def denied_identifiers(clause: str) -> dict[str, str]:
+    """The identifiers ``clause`` denies by name ("builds without -g" → {"g": "-g"})."""
+    return {key: name for scope in denied_scopes(clause) for key, name in identifiers(scope).items()}
+
+
+def required_identifiers(act: str) -> dict[str, str]:
+    """The identifiers an obligation's ``act`` requires: those it names outside what it negates or
+    turns away from ("use --verbose rather than -v" requires --verbose only)."""
+    ruled_out = {key for scope in negated_scopes(act) + turned_away_scopes(act) for key in identifiers(scope)}
+    return {key: name for key, name in identifiers(act).items() if key not in ruled_out}

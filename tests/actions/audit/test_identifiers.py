@@ -1,0 +1,47 @@
+"""Options and variable names a rule requires by name, and clauses that go without them."""
+
+from actions.audit.identifiers import denied_identifiers, identifiers, required_identifiers
+from actions.audit.judgement import judge
+
+
+def test_options_and_variable_names_are_read_by_their_bare_name() -> None:
+    found = identifiers(
+        "Compile with ‘-g’, accept --silent, honour DEB_BUILD_OPTIONS and TMPDIR under POSIX."
+    )
+
+    assert found == {
+        "g": "-g",
+        "silent": "--silent",
+        "deb_build_options": "DEB_BUILD_OPTIONS",
+        "tmpdir": "TMPDIR",
+    }
+
+
+def test_hyphenated_words_and_dashes_name_no_option() -> None:
+    assert identifiers("A non-free, x-ray e-mail - sent now — or later.") == {}
+
+
+def test_a_clause_denies_an_identifier_only_inside_its_denial() -> None:
+    assert denied_identifiers("The Makefiles build without -g, unless edited by hand.") == {"g": "-g"}
+    assert denied_identifiers("The Makefiles build with -g and do not strip the binaries.") == {}
+
+
+def test_an_identifier_the_rule_turns_away_from_is_not_required() -> None:
+    assert required_identifiers("accept --verbose rather than -v") == {"verbose": "--verbose"}
+
+
+def test_an_obligation_naming_an_option_is_broken_by_a_clause_denying_it_by_name() -> None:
+    rule = (
+        "By default, the Make rules should compile and link with ‘-g’, so that executable programs have "
+        "debugging symbols.",
+        "recommendation",
+        "should",
+    )
+
+    without = judge("Our Makefiles build without -g unless someone edits them by hand.", *rule)
+    with_it = judge("Our Makefiles always build with -g.", *rule)
+
+    assert without is not None
+    assert (without.conflict, without.reading) == (True, "polarity")
+    assert "-g" in without.rationale
+    assert with_it is None or not with_it.conflict

@@ -10,7 +10,15 @@ def test_a_demonstrative_noun_refers_to_its_mention_with_the_path_after_it() -> 
 
     found = referent("This file must neither be compressed nor be a symbolic link.", previous)
 
-    assert found == "file /usr/share/licences/acme/LICENSE."
+    assert found == "file /usr/share/licences/acme/LICENSE"
+
+
+def test_a_path_a_pdf_broke_after_a_slash_is_read_whole() -> None:
+    previous = ["Every package must carry its licence in the file /usr/share/doc/ PACKAGE/copyright."]
+
+    found = referent("This file must neither be compressed nor be a symbolic link.", previous)
+
+    assert found == "file /usr/share/doc/PACKAGE/copyright"
 
 
 def test_the_words_qualifying_the_noun_come_with_it() -> None:

@@ -265,7 +265,7 @@ def test_a_rule_whose_subject_refers_back_carries_what_it_refers_to() -> None:
     referring, own = units([(1, page)])
 
     assert referring.modality == "prohibition"
-    assert referring.referent == "file /usr/share/doc/acme/copyright."
+    assert referring.referent == "file /usr/share/doc/acme/copyright"
     assert own.referent is None
 
 

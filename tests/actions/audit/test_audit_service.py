@@ -499,6 +499,6 @@ async def test_llm_a_rule_whose_subject_refers_back_is_shown_with_what_it_refers
     listed = {rest for _, _, rest in _listed_rules(asked.messages[-1]["content"])}
     assert any(
         "This file must never be truncated" in rest
-        and "(its subject refers to: file /var/lib/exports/trail.log.)" in rest
+        and "(its subject refers to: file /var/lib/exports/trail.log)" in rest
         for rest in listed
     ), listed

@@ -137,3 +137,27 @@ async def test_rules_partly_written_or_of_an_older_extraction_are_found_again(
 
 def _with(stored: StoredRule, **fields: int | None) -> StoredRule:
     return StoredRule(rule=stored.rule.model_copy(update=fields), vector=stored.vector)
+
+
+async def test_a_rule_whose_subject_refers_back_is_embedded_with_what_it_refers_to(
+    index: ChunkIndex, embedder: MiniLMEmbedder, tenant: str
+) -> None:
+    await index_pdf(
+        index,
+        embedder,
+        tenant=tenant,
+        document_id="ledger",
+        title="Ledger Regulation",
+        version="2024",
+        pages=[
+            "1. Scope\nThis regulation applies to every branch of the bank that keeps records of the "
+            "payments it makes and receives, on paper or in any electronic form.",
+            "2. Ledgers\nEvery branch must keep its ledger in the file /srv/records/ledger.csv, updated at "
+            "the close of each business day. This file must never be compressed.",
+        ],
+    )
+    counting = CountingEmbedder(embedder)
+
+    await prepare_rules(ready(tenant, "ledger"), index=index, embedder=counting)
+
+    assert "This file must never be compressed. (file /srv/records/ledger.csv)" in counting.texts

@@ -67,9 +67,10 @@ _VERB: Final = re.compile(
     r"describes?|appears?|uses?|means?)\b",
     re.IGNORECASE,
 )
-# What qualifies a noun right after it: a path, a quoted or parenthesised name, a name in code form.
+# What qualifies a noun right after it: a path (a PDF may break it after a slash: "/usr/share/doc/
+# PACKAGE/copyright"), a quoted or parenthesised name, a name in code form.
 _AFTER_NOUN: Final = re.compile(
-    r"^\s*(?:\([^)]{1,80}\)|[“\"'‘][^”\"'’]{1,60}[”\"'’]|/[\w./*<>+-]+|[\w.-]*[/_.][\w./*<>+-]+)"
+    r"^\s*(?:\([^)]{1,80}\)|[“\"'‘][^”\"'’]{1,60}[”\"'’]|/\s?[\w.*<>+-]+(?:/\s?[\w.*<>+-]+)*/?|[\w.-]*[/_.][\w./*<>+-]+)"
 )
 # Where the words qualifying a noun begin, reading back: a determiner, a preposition, a verb or a comma.
 _QUALIFIER_STOP: Final = re.compile(
@@ -144,7 +145,7 @@ def _mention(statement: str, noun: str) -> str | None:
             break
         qualifiers.insert(0, word)
     after = _AFTER_NOUN.match(statement[found.end() :])
-    tail = after.group(0).strip() if after else ""
+    tail = re.sub(r"/\s+", "/", after.group(0).strip()).rstrip(".") if after else ""
     return " ".join([*qualifiers, found.group(0), tail]).strip()
 
 

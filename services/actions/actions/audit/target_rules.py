@@ -76,7 +76,9 @@ async def find_rules(
     rules = await asyncio.to_thread(rule_units, chunks, boilerplate=boilerplate)
     if not rules:
         return []
-    vectors = (await embed_texts(embedder, [rule.text for rule in rules])).tolist()
+    # "This file must neither be compressed …" means what its subject refers to: embedded with it.
+    texts = [f"{rule.text} ({rule.referent})" if rule.referent else rule.text for rule in rules]
+    vectors = (await embed_texts(embedder, texts)).tolist()
     return await index.rules.replace_document_rules(
         tenant_id=tenant_id, document_id=document_id, rules=rules, vectors=vectors
     )

@@ -992,6 +992,36 @@ def test_no_read_only_conflict_without_a_write_into_the_area(clause: str) -> Non
     assert verdict is None or verdict.reading != "read_only" or not verdict.conflict
 
 
+USERS_KEPT_FROM_VAR_LIB = (
+    "Users must never need to modify files in /var/lib to configure a package's operation."
+)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "To change the retention, edit retention_days in /var/lib/acme/state.json and restart the agent.",
+        "Administrators configure the agent by editing /var/lib/acme/settings.ini.",
+    ],
+)
+def test_people_writing_where_a_rule_keeps_people_from_writing_conflicts(clause: str) -> None:
+    verdict = judge(clause, USERS_KEPT_FROM_VAR_LIB, "prohibition", "must never")
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "read_only")
+
+
+def test_a_program_keeping_its_state_where_a_rule_keeps_people_from_writing_breaks_nothing() -> None:
+    verdict = judge(
+        "The agent saves its state in /var/lib/acme/state.json after every run.",
+        USERS_KEPT_FROM_VAR_LIB,
+        "prohibition",
+        "must never",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
 # Further restrictions
 
 

@@ -16,7 +16,7 @@ from typing import Final
 from actions.audit.matching import key_terms
 from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
 from actions.audit.quantities import holds, path_within, paths, same_area
-from actions.audit.read_only import keeps_free_of_writes, writes
+from actions.audit.read_only import keeps_free_of_writes, keeps_people_from_writing, people_write, writes
 from actions.audit.verdict import Verdict
 
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
@@ -36,6 +36,8 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     read-only", "data that doesn't need to be modified should store that data in /usr/share"), against a
     clause that writes into it ("dashboards are saved at run time under /usr/share/acme")."""
     if not keeps_free_of_writes(rule) or not writes(without_purpose(clause)):
+        return None
+    if keeps_people_from_writing(rule) and not people_write(clause):
         return None
     # The rule's own negation ("must not modify /etc/group") names the area; it does not turn from it.
     areas = _areas(rule)

@@ -229,7 +229,8 @@ def _denial_scopes(text: str) -> Iterator[tuple[re.Match[str], str]]:
 # Words between a modal form and its verb: "must not be deleted", "must not ever attempt".
 # "should still consider providing them", "should try to keep": the act is what is to be considered.
 _AUXILIARY: Final = re.compile(
-    r"^(?:\W*\b(?:be|been|being|have|ever|just|also|still|directly|\w+ly|to|consider|try\s+to)\b)*\W*", re.I
+    r"^(?:\W*\b(?:be|been|being|have|ever|just|also|still|directly|\w+ly|to|consider|try\s+to|needs?\s+to)\b)*\W*",
+    re.I,
 )
 _VERBS: Final = re.compile(r"([\w'’-]+)(?:\s+(?:or|and)\s+([\w'’-]+))?")
 

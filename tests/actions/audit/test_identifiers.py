@@ -17,6 +17,12 @@ def test_options_and_variable_names_are_read_by_their_bare_name() -> None:
     }
 
 
+def test_names_in_code_form_are_identifiers() -> None:
+    found = identifiers("Never compute it from argv[0]; call malloc() and set retention_days.")
+
+    assert found == {"argv[0]": "argv[0]", "malloc()": "malloc()", "retention_days": "retention_days"}
+
+
 def test_hyphenated_words_and_dashes_name_no_option() -> None:
     assert identifiers("A non-free, x-ray e-mail - sent now — or later.") == {}
 
@@ -45,3 +51,18 @@ def test_an_obligation_naming_an_option_is_broken_by_a_clause_denying_it_by_name
     assert (without.conflict, without.reading) == (True, "polarity")
     assert "-g" in without.rationale
     assert with_it is None or not with_it.conflict
+
+
+def test_doing_what_a_rule_rules_out_by_a_name_in_code_form_is_a_forbidden_act() -> None:
+    rule = (
+        "The program’s name should be a constant string; don’t compute it from argv[0].",
+        "recommendation",
+        "should",
+    )
+
+    verdict = judge("The program name printed by --version is taken from argv[0] at start-up.", *rule)
+    constant = judge("The program name printed by --version is a constant string.", *rule)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_act")
+    assert constant is None or not constant.conflict

@@ -9,12 +9,15 @@ else the two share.
 import re
 from typing import Final
 
+from actions.audit.matching import key_terms
 from actions.audit.polarity import denied_scopes, negated_scopes, turned_away_scopes
 
-# An option after a space, a quote or a bracket ("-g", "--with-", "--enable-foo"), or a name of
-# capitals and underscores with at least one underscore or digit, or four capitals or more.
+# An option after a space, a quote or a bracket ("-g", "--with-", "--enable-foo"), a name of capitals
+# and underscores with at least one underscore or digit, or four capitals or more; a name in code
+# form: indexed ("argv[0]"), called ("malloc()") or in snake case ("retention_days").
 _IDENTIFIER: Final = re.compile(
-    r"(?:(?<=[\s‘'\"“(\[])|^)--?[A-Za-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}[0-9]*\b"
+    r"(?:(?<=[\s‘'\"“(\[])|^)--?[A-Za-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}[0-9]*\b|"
+    r"\b[A-Za-z_]\w*(?:\[\w*\]|\(\))|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
 )
 # Capitals that are words, not names: "POSIX", "GNU", "ASCII", "UNIX".
 _WORDS_IN_CAPITALS: Final = frozenset(
@@ -30,6 +33,11 @@ def identifiers(text: str) -> dict[str, str]:
         for name in (m.group(0) for m in _IDENTIFIER.finditer(text))
         if name not in _WORDS_IN_CAPITALS
     }
+
+
+def identifier_terms(text: str) -> frozenset[str]:
+    """The key terms of the identifiers ``text`` names ("don’t compute it from argv[0]" → argv)."""
+    return frozenset().union(*(key_terms(name) for name in identifiers(text).values()))
 
 
 def denied_identifiers(clause: str) -> dict[str, str]:

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from actions.audit.characters import by_characters
-from actions.audit.identifiers import denied_identifiers, required_identifiers
+from actions.audit.identifiers import denied_identifiers, identifier_terms, required_identifiers
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
@@ -303,7 +303,10 @@ def _by_polarity(
     done = rule.ruled_out & done_to
     if done & rule.ruled_out_heads:
         words = _words(clause, done)
-        return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
+        # What it rules out named in code form ("don’t compute it from argv[0]"): as specific as a
+        # rule's own rare verb.
+        reading = "forbidden_act" if done & rule.ruled_out_heads & identifier_terms(after) else "polarity"
+        return Verdict(True, reading, f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
 

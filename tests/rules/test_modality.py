@@ -13,6 +13,9 @@ from policypal.rules.modality import is_binding, modal_cue
         ("Processors are required to notify the controller of a breach.", "obligation", "are required"),
         ("Always verify the signature of a downloaded archive.", "obligation", "Always"),
         ("Packages must not install files into /usr/local.", "prohibition", "must not"),
+        # A hedging adverb does not undo the denial.
+        ("Applications must generally not add directories to /var.", "prohibition", "must generally not"),
+        ("Scripts should normally not call it directly.", "recommendation_against", "should normally not"),
         ("Personal data shall not be retained longer than necessary.", "prohibition", "shall not"),
         ("Files may not be placed in /usr/local by a package.", "prohibition", "may not"),
         ("Use of the root account for daily work is prohibited.", "prohibition", "is prohibited"),

@@ -55,13 +55,16 @@ def _forms(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
+#: An adverb that hedges a denial without undoing it: "must generally not add directories".
+_HEDGE: Final = r"(?:(?:generally|normally|usually|typically|ordinarily|also|still|ever)\s+)?"
+
 # Order matters where two forms start at the same word: earlier entries win.
 _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
     (
         "prohibition",
         False,
         _forms(
-            r"\b(?:must|shall)\s+(?:not|never|neither)\b",
+            rf"\b(?:must|shall)\s+{_HEDGE}(?:not|never|neither)\b",
             # "Nor may you …", "nor shall it …": the second half of a denial.
             r"\bnor\s+(?:may|shall|must)\b",
             # "may not be able to", "may not want": a possibility, not a prohibition.
@@ -79,7 +82,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
         "recommendation_against",
         False,
         _forms(
-            r"\bshould\s+(?:not|never|neither)\b",
+            rf"\bshould\s+{_HEDGE}(?:not|never|neither)\b",
             r"\bnor\s+should\b",
             # "Therefore, no program should …" (not "where there is no agreement should …").
             r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)\bno\s+(?:\w+\s+){1,2}should\b(?!\s+not\b)",

@@ -163,6 +163,28 @@ def test_a_rule_against_further_restrictions_is_judged_beyond_the_ranks_the_judg
     assert (breach.rule, breach.verdict.reading) == (no_further, "further_restriction")
 
 
+def test_a_candidate_by_the_clauses_area_is_judged_beyond_the_ranks_whatever_it_names() -> None:
+    closed_root = rule(
+        7, "Creating a new subdirectory of the root filesystem is prohibited.", "prohibition", "is prohibited"
+    )
+    adds = clause("The tool writes its evidence to /evidence, a top-level directory that it creates.")
+    unrelated = [
+        candidate(rule(10 + i, f"Records must be kept for {i} years.", "obligation", "must"), 1.0)
+        for i in range(JUDGED)
+    ]
+    by_area = Candidate(
+        closed_root, relatedness=0.1, similarity=0.1, term_share=0.0, standing=-5.0, by_area=True
+    )
+    by_rank = Candidate(closed_root, relatedness=0.1, similarity=0.1, term_share=0.0, standing=-5.0)
+
+    found = check_target([adds], [[*unrelated, by_area]], GDPR, rules=JUDGED + 1)
+    not_found = check_target([adds], [[*unrelated, by_rank]], GDPR, rules=JUDGED + 1)
+
+    (breach,) = found.breaches
+    assert (breach.rule, breach.verdict.reading) == (closed_root, "new_top_level")
+    assert not_found.breaches == []
+
+
 def test_a_write_into_an_area_kept_free_of_writes_stands_against_a_higher_rule_merely_not_denied() -> None:
     crontab = rule(
         8, "Packages must not modify the configuration file /etc/crontab.", "prohibition", "must not"

@@ -249,6 +249,36 @@ def test_a_clause_writing_into_an_area_kept_free_of_writes_meets_the_rule_that_k
     assert [c.rule.rule_index for c in installs] == [0, 1]
 
 
+def test_a_clause_adding_a_directory_at_a_closed_top_level_meets_the_rule_that_closes_it() -> None:
+    stored = retention_rules(3)
+    closed = rule(
+        7, "Applications must generally not add directories to the top level of /var.", "prohibition"
+    )
+    names_log = rule(8, "Log files must be placed in /var/log.")
+    target = TargetRules.of(
+        [
+            *stored,
+            StoredRule(rule=closed, vector=unit(0, 0, 1)),
+            StoredRule(rule=names_log, vector=unit(0, 0, 1)),
+        ]
+    )
+
+    adds, named = governing_rules(
+        [
+            "The relay keeps its queue in a new top-level directory, /var/osprey.",
+            "The relay keeps its logs in a new top-level directory, /var/log.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in adds] == [0, 1, 7]
+    assert adds[-1].by_area
+    # /var/log is one the target names: no new directory.
+    assert 7 not in [c.rule.rule_index for c in named]
+
+
 def test_a_limit_above_the_number_of_rules_returns_every_rule() -> None:
     target = TargetRules.of(
         [StoredRule(rule=USR_LOCAL, vector=unit(1, 0)), StoredRule(rule=LOGS, vector=unit(0, 1))]

@@ -1,7 +1,14 @@
 """Normative statements of documents: modality, statements, boilerplate and rule units."""
 
 from policypal.rules.boilerplate import boilerplate_chunks
-from policypal.rules.modality import BINDING_WORDS, STRENGTH, ModalCue, is_binding, modal_cue
+from policypal.rules.modality import (
+    BINDING_WORDS,
+    NEGATIVE_MODALITIES,
+    STRENGTH,
+    ModalCue,
+    is_binding,
+    modal_cue,
+)
 from policypal.rules.rule_units import (
     EXTRACTION_VERSION,
     SourceClause,
@@ -14,6 +21,7 @@ from policypal.rules.statements import Statement, one_line, segment
 __all__ = [
     "BINDING_WORDS",
     "EXTRACTION_VERSION",
+    "NEGATIVE_MODALITIES",
     "STRENGTH",
     "ModalCue",
     "SourceClause",

@@ -237,6 +237,10 @@ def _in_question(sentence: str, at: int) -> bool:
     return bool(_QUESTION.search(sentence, 0, at))
 
 
+#: The modalities that forbid: what they name is not to be done.
+NEGATIVE_MODALITIES: Final[frozenset[Modality]] = frozenset({"prohibition", "recommendation_against"})
+
+
 def is_binding(modality: Modality) -> bool:
     """True for the modalities a text can breach: obligations, prohibitions and their advisory forms."""
     return STRENGTH[modality] >= 2

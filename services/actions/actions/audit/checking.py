@@ -40,6 +40,9 @@ FLAG: Final[dict[Reading, float]] = {
     # The clause does or allows a forbidden act by the rule's own, rare verb, and to all it names.
     "forbidden_act": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
+    # A directory the clause adds right under an area whose top level the rule keeps closed: matched
+    # by the path the clause adds (``matching._naming_its_area``), not by relatedness.
+    "new_top_level": -math.inf,
     "read_only": RELATED - 3.0,
     # Matched by what the clause does, not by relatedness (``restrictions``): any standing.
     "further_restriction": -math.inf,
@@ -173,7 +176,9 @@ def _judged(
         if candidate.standing < lowest:
             continue
         deep = rank >= JUDGED and not forbids_further_restrictions(candidate.rule.text)
-        if deep and not _names_figures(candidate.rule.text):
+        # A candidate by the clause's area is there for what the clause states, however the rule names it
+        # ("a new subdirectory of the root filesystem").
+        if deep and not candidate.by_area and not _names_figures(candidate.rule.text):
             continue
         verdict = governing_verdict(clause, candidate, weights, lexicon)
         if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
@@ -196,7 +201,9 @@ def _names_figures(rule: str) -> bool:
 
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
 #: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
-STATED: Final = frozenset({"quantity", "other_value", "misplaced", "read_only", "characters"})
+STATED: Final = frozenset(
+    {"quantity", "other_value", "misplaced", "read_only", "characters", "new_top_level"}
+)
 
 
 def _stated(verdict: Verdict) -> bool:

@@ -35,7 +35,6 @@ from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
 from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
-    NEGATIVE_MODALITIES,
     after_auxiliaries,
     denied_acts,
     denied_terms,
@@ -49,10 +48,11 @@ from actions.audit.polarity import (
 from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.top_level import by_top_level
 from actions.audit.values import by_other_value
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts.audit import Modality, Severity
-from policypal.rules import BINDING_WORDS, is_binding, modal_cue
+from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, modal_cue
 
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3
@@ -122,6 +122,7 @@ def judge(
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
+        or by_top_level(clause, after, negative, said)
         or by_read_only(clause, rule, said)
         or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
         or (None if negative else by_other_value(clause, before, after, said, weights or {}))

@@ -17,9 +17,10 @@ import numpy.typing as npt
 
 from actions.audit.clauses import Clause
 from actions.audit.matching import JUDGED, Matched
-from actions.audit.polarity import NEGATIVE_MODALITIES, act_verbs, rule_act
+from actions.audit.polarity import act_verbs, rule_act
 from actions.sentences import embed_texts
 from policypal.embeddings import Embedder
+from policypal.rules import NEGATIVE_MODALITIES
 
 #: Cosine at which two single words name the same act.
 SYNONYM: Final = 0.6

@@ -14,11 +14,10 @@ from collections.abc import Iterator
 from typing import Final, Literal
 
 from actions.audit.matching import key_terms
-from policypal.rules import modal_cue
+from policypal.rules import NEGATIVE_MODALITIES, modal_cue
 
 Stance = Literal["does", "does_not", "permits", "waives"]
 
-NEGATIVE_MODALITIES: Final = frozenset({"prohibition", "recommendation_against"})
 # Words that deny or withhold what the sentence is about ("no more than" is a limit, not a denial).
 _NEGATION: Final = re.compile(
     r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"

@@ -10,6 +10,7 @@ Reading = Literal[
     "further_restriction",
     "forbidden_act",
     "forbidden_path",
+    "new_top_level",
     "required_path",
     "misplaced",
     "other_value",

@@ -1,0 +1,64 @@
+"""New directories at the top level of an area a rule keeps closed."""
+
+import pytest
+
+from actions.audit.judgement import judge
+from actions.audit.top_level import added_at_top_level, closed_top_level
+
+VAR_RULE = (
+    "Applications must generally not add directories to the top level of /var.",
+    "prohibition",
+    "must generally not",
+)
+ROOT_RULE = (
+    "Creating a new subdirectory of the root filesystem is prohibited.",
+    "prohibition",
+    "is prohibited",
+)
+
+
+@pytest.mark.parametrize(
+    ("act", "area"),
+    [
+        ("add directories to the top level of /var.", "/var"),
+        ("create new directories in the root hierarchy", "/"),
+        ("Creating a new subdirectory of the root filesystem", "/"),
+        ("add files to /var/lib", None),
+        ("use the top level of /var for data", None),
+    ],
+)
+def test_the_area_whose_top_level_a_rule_keeps_closed(act: str, area: str | None) -> None:
+    assert closed_top_level(act) == area
+
+
+def test_a_directory_is_added_only_right_under_the_area_and_when_called_new() -> None:
+    assert added_at_top_level("The queue lives in a new top-level directory, /var/osprey.", "/var") == [
+        "/var/osprey"
+    ]
+    assert added_at_top_level("The queue lives in a new directory, /var/lib/osprey.", "/var") == []
+    assert added_at_top_level("The queue lives in /var/osprey.", "/var") == []
+    # A directory the target itself names is not a new one.
+    assert added_at_top_level("Logs go to a new file in /var/log.", "/var", ["/var/log"]) == []
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule"),
+    [
+        (
+            "The relay keeps its queue in a new top-level directory, /var/osprey, on a disk of its own.",
+            VAR_RULE,
+        ),
+        ("The tool writes its evidence to /evidence, a top-level directory that it creates.", ROOT_RULE),
+    ],
+)
+def test_adding_a_directory_at_a_closed_top_level_conflicts(clause: str, rule: tuple[str, str, str]) -> None:
+    verdict = judge(clause, *rule)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "new_top_level")
+
+
+def test_writing_further_down_adds_no_top_level_directory() -> None:
+    verdict = judge("The relay keeps its queue in a new directory, /var/lib/osprey.", *VAR_RULE)
+
+    assert verdict is None or not verdict.conflict

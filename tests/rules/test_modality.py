@@ -13,6 +13,13 @@ from policypal.rules.modality import is_binding, modal_cue
         ("Processors are required to notify the controller of a breach.", "obligation", "are required"),
         ("Always verify the signature of a downloaded archive.", "obligation", "Always"),
         ("Packages must not install files into /usr/local.", "prohibition", "must not"),
+        # A connective the sentence opens with is no part of the modal words.
+        (
+            "Likewise, please don’t make it depend on the output device.",
+            "recommendation_against",
+            "please don’t",
+        ),
+        ("Also, always quote the variables.", "obligation", "always"),
         # A hedging adverb does not undo the denial.
         ("Applications must generally not add directories to /var.", "prohibition", "must generally not"),
         ("Scripts should normally not call it directly.", "recommendation_against", "should normally not"),

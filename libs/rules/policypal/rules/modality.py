@@ -55,6 +55,13 @@ def _forms(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
+#: A connective a sentence may open with before its modal form: "Likewise, please don’t …".
+_CONNECTIVE: Final = (
+    r"(?:likewise|similarly|also|again|instead|however|therefore|thus|hence|so|and|but|finally|"
+    r"above\s+all|in\s+general|in\s+particular|for\s+(?:example|instance))\s*,?\s+"
+)
+_LEAD: Final = rf"^\W*(?:{_CONNECTIVE})?"
+_OPENING_CONNECTIVE: Final = re.compile(rf"\W*{_CONNECTIVE}", re.IGNORECASE)
 #: An adverb that hedges a denial without undoing it: "must generally not add directories".
 _HEDGE: Final = r"(?:(?:generally|normally|usually|typically|ordinarily|also|still|ever)\s+)?"
 
@@ -75,7 +82,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\bnot\s+(?:be\s+)?(?:permitted|allowed)\b",
             r"\b(?:is|are)\s+not\s+to\b",
             r"\bno\s+(?:\w+\s+){1,3}(?:may|shall|must)\b",
-            r"^\W*(?:never|do\s+not|don['’]t)\b",
+            rf"{_LEAD}(?:never|do\s+not|don['’]t)\b",
         ),
     ),
     (
@@ -91,7 +98,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\bnot\s+(?:be\s+)?recommended\b",
             r"\b(?:we\s+)?(?:recommend|advise)s?\s+against\b",
             r"\b(?:is|are)\s+(?:recommended|advised)\s+against\b",
-            r"^\W*(?:avoid|please\s+(?:do\s+not|don['’]t))\b",
+            rf"{_LEAD}(?:avoid|please\s+(?:do\s+not|don['’]t))\b",
         ),
     ),
     (
@@ -115,7 +122,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\b(?:has|have)\s+to\b",
             r"\bneeds?\s+to\b",
             r"\bit\s+is\s+(?:mandatory|necessary|essential)\b",
-            r"^\W*always\b",
+            rf"{_LEAD}always\b",
         ),
     ),
     (
@@ -128,7 +135,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\bwe\s+recommend\b",
             r"\bpreferabl[ey]\b",
             r"\bit\s+is\s+(?:best|better|a\s+good\s+idea)\b",
-            r"^\W*please\b",
+            rf"{_LEAD}please\b",
         ),
     ),
     (
@@ -217,7 +224,11 @@ def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
             (m for m in pattern.finditer(sentence, start) if not _in_question(sentence, m.start())), None
         )
         if match:
-            found.append((match.start(), rank, ModalCue(modality, match.group(0), match.start(), waives)))
+            # The connective a sentence opens with is no part of its modal words ("Likewise, please don’t").
+            lead = _OPENING_CONNECTIVE.match(match.group(0)) if match.start() == 0 else None
+            cut = lead.end() if lead else 0
+            words = match.group(0)[cut:]
+            found.append((match.start() + cut, rank, ModalCue(modality, words, match.start() + cut, waives)))
     if can_permits:
         match = _CAN.search(sentence, start)
         if match:

@@ -431,6 +431,26 @@ def test_the_case_of_a_rule_under_a_following_lead_in_is_its_item() -> None:
     assert verdict.conflict
 
 
+def test_a_denial_by_a_verb_of_its_own_denies_no_act_of_a_rule_without_a_verb() -> None:
+    rule = (
+        "We recommend that subdirectories for mail not appear in the home directory of the root account, "
+        "and that mail for root be forwarded to an appropriate user.",
+        "recommendation",
+        "We recommend",
+    )
+
+    verdict = judge(
+        "Jobs run as the service account, not as root, and write their output to the product's log "
+        "rather than sending mail.",
+        *rule,
+    )
+
+    # Not a denial of the act: at most an omission of its terms, which needs the rule to stand out
+    # beyond doubt (``checking.FLAG``).
+    assert verdict is not None
+    assert verdict.reading != "polarity"
+
+
 def test_a_path_the_clause_turns_away_from_is_not_one_it_uses() -> None:
     verdict = verdict_of(
         "The default installation prefix is /opt/tool rather than /usr/local.",

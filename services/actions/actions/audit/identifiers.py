@@ -3,10 +3,13 @@
 A command-line option ("-g", "--silent") or an environment variable ("DEB_BUILD_OPTIONS", "TMPDIR") is
 as specific as a word gets: a rule that requires it by name ("the Make rules should compile and link
 with ‘-g’") is broken by a clause that denies it by name ("our Makefiles build without -g"), whatever
-else the two share.
+else the two share; and what a rule rules out by a name in code form ("don’t compute it from
+argv[0]") is ruled out as specifically as by the rule's own rare verb (``judgement``).
 """
 
 import re
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.matching import key_terms
@@ -35,17 +38,20 @@ def identifiers(text: str) -> dict[str, str]:
     }
 
 
+@lru_cache(maxsize=8192)
 def identifier_terms(text: str) -> frozenset[str]:
     """The key terms of the identifiers ``text`` names ("don’t compute it from argv[0]" → argv)."""
     return frozenset().union(*(key_terms(name) for name in identifiers(text).values()))
 
 
-def denied_identifiers(clause: str) -> dict[str, str]:
+@lru_cache(maxsize=8192)
+def denied_identifiers(clause: str) -> Mapping[str, str]:
     """The identifiers ``clause`` denies by name ("builds without -g" → {"g": "-g"})."""
     return {key: name for scope in denied_scopes(clause) for key, name in identifiers(scope).items()}
 
 
-def required_identifiers(act: str) -> dict[str, str]:
+@lru_cache(maxsize=8192)
+def required_identifiers(act: str) -> Mapping[str, str]:
     """The identifiers an obligation's ``act`` requires: those it names outside what it negates or
     turns away from ("use --verbose rather than -v" requires --verbose only)."""
     ruled_out = {key for scope in negated_scopes(act) + turned_away_scopes(act) for key in identifiers(scope)}

@@ -7,16 +7,20 @@ Readings, the most specific that applies deciding:
    (``characters``); quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
-2. an area a rule keeps free of writes ("/usr … must not be written to") and a clause that writes
+2. a directory added right under an area whose top level a rule keeps closed (``top_level``); an
+   area a rule keeps free of writes ("/usr … must not be written to") and a clause that writes
    into it at run time;
    paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
-3. polarity, only where the clause speaks of what the rule is about (``proposition``): what the rule
+3. an option or variable an obligation requires by name, denied by name (``identifiers``);
+   polarity, only where the clause speaks of what the rule is about (``proposition``) and, for a rule
+   with a condition after its act, of the case it governs: what the rule
    requires (must, should) against a clause that denies, omits or waives its act, does its opposite
    ("leaves the logs in place" for "should be removed", ``opposites``) or does it without several of
    the terms it requires (``omission``); what the rule
    forbids (must not, should not) against a clause that does or permits that act (``forbidden_act``
-   when by the rule's own verb, one few of the target's rules use); a rule that allows
+   when by the rule's own verb, one few of the target's rules use, or by a name in code form it rules
+   out); a rule that allows
    only what it names against a clause that permits more; and a term the rule negates ("so that they
    don't grow indefinitely") that the clause affirms ("are left to grow").
 Every verdict says which reading made it and quotes the words that decided, so a reviewer can check
@@ -268,13 +272,10 @@ def _by_polarity(
     # "write to the log rather than sending mail" denies sending mail, not accepting it: a denial by a
     # verb of its own that shares only the object does not deny the rule's act.
     acts = denied_acts(clause)
-    if (
-        left_out
-        and stems
-        and not left_out & stems
-        and acts
-        and not _names_act(acts, stems, rule.verbs, lexicon)
-    ):
+    # Where the rule's act has no verb of its own ("we recommend that subdirectories for mail not
+    # appear …"), such a denial cannot be shown to deny it either.
+    other_acts = bool(acts) and not (stems and _names_act(acts, stems, rule.verbs, lexicon))
+    if left_out and not left_out & stems and other_acts:
         left_out = frozenset()
     omitted = denied & rule.about
     if left_out and position == "does_not":

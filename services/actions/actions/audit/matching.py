@@ -30,7 +30,7 @@ from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.spelling import american_spelling
-from actions.audit.top_level import added_at_top_level, closed_top_level
+from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
 from policypal.contracts import ResolvedDocument
 from policypal.rules import NEGATIVE_MODALITIES, is_binding
 from policypal.vectorstore import RulePoint, StoredRule
@@ -225,15 +225,16 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
         ][:AREA_RULES]
     # So does a clause adding a directory where a rule keeps the top level closed ("/var/osprey"), one
     # the target itself never names.
-    known = [area for named in target.rule_paths for area in named]
-    found += [
-        j
-        for j, rule in enumerate(target.rules)
-        if j not in found
-        and rule.modality in NEGATIVE_MODALITIES
-        and (area := closed_top_level(rule.text)) is not None
-        and added_at_top_level(clause, area, known)
-    ][:AREA_RULES]
+    if calls_directory_new(clause):
+        known = [area for named in target.rule_paths for area in named]
+        found += [
+            j
+            for j, rule in enumerate(target.rules)
+            if j not in found
+            and rule.modality in NEGATIVE_MODALITIES
+            and (area := closed_top_level(rule.text)) is not None
+            and added_at_top_level(clause, area, known)
+        ][:AREA_RULES]
     return found
 
 

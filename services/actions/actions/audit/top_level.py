@@ -7,6 +7,7 @@ elsewhere does not.
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.quantities import depth, path_within, paths
@@ -24,6 +25,7 @@ _DIRECTORIES: Final = re.compile(r"\b(?:sub)?director(?:y|ies)\b", re.IGNORECASE
 _ADDS: Final = re.compile(r"\b(?:new|top[- ]level)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def closed_top_level(act: str) -> str | None:
     """The area whose top level ``act`` (what a prohibition forbids) keeps free of new directories."""
     if not _DIRECTORIES.search(act):
@@ -34,10 +36,15 @@ def closed_top_level(act: str) -> str | None:
     return "/" if _ROOT.search(act) else None
 
 
+def calls_directory_new(clause: str) -> bool:
+    """Whether ``clause`` calls a directory new or top-level (what adding one takes)."""
+    return bool(_ADDS.search(clause))
+
+
 def added_at_top_level(clause: str, area: str, known: Sequence[str] = ()) -> list[str]:
     """The directories ``clause`` adds right under ``area`` ("a new top-level directory, /var/osprey");
     none that a path in ``known`` (the target's own) lies in: the target names it, so it is not new."""
-    if not _ADDS.search(clause):
+    if not calls_directory_new(clause):
         return []
     return [
         p

@@ -180,9 +180,14 @@ def test_a_candidate_by_the_clauses_area_is_judged_beyond_the_ranks_whatever_it_
     found = check_target([adds], [[*unrelated, by_area]], GDPR, rules=JUDGED + 1)
     not_found = check_target([adds], [[*unrelated, by_rank]], GDPR, rules=JUDGED + 1)
 
+    # Nor does a first-ranked one count unless the matching found it by the area: only the matching
+    # knows which directories the target names.
+    first = check_target([adds], [[by_rank, *unrelated]], GDPR, rules=JUDGED + 1)
+
     (breach,) = found.breaches
     assert (breach.rule, breach.verdict.reading) == (closed_root, "new_top_level")
     assert not_found.breaches == []
+    assert first.breaches == []
 
 
 def test_a_write_into_an_area_kept_free_of_writes_stands_against_a_higher_rule_merely_not_denied() -> None:

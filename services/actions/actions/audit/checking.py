@@ -183,6 +183,10 @@ def _judged(
         verdict = governing_verdict(clause, candidate, weights, lexicon)
         if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
             continue
+        # A new top-level directory counts where the matching found it by the clause's area, which
+        # knows the directories the target names (the judgement of one rule does not).
+        if verdict.reading == "new_top_level" and not candidate.by_area:
+            continue
         if rank >= POLARITY_RANKS and verdict.reading in _BY_SHARED_WORDS:
             continue
         judged.append((candidate, verdict))

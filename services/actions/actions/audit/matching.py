@@ -74,7 +74,7 @@ class Candidate:
     term_share: float
     #: How far above chance the rule's relatedness stands for this clause (see the module's docstring).
     standing: float = 0.0
-    #: A candidate by the clause's area alone (``_naming_its_area``), whatever its relatedness.
+    #: A candidate by the clause's area (``_naming_its_area``), whatever its relatedness.
     by_area: bool = False
 
 
@@ -173,8 +173,8 @@ def governing_rules(
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
         if against_restrictions and restriction_of(clauses[i]):
             ordered += [j for j in against_restrictions if j not in ordered]
-        by_area = [j for j in _naming_its_area(clauses[i], target) if j not in ordered]
-        ordered += by_area
+        by_area = _naming_its_area(clauses[i], target)
+        ordered += [j for j in by_area if j not in ordered]
         found.append(
             [
                 Candidate(

@@ -36,9 +36,10 @@ def writes(text: str) -> bool:
     return bool(_WRITES.search(text))
 
 
-# People, as who a rule keeps from writing or who writes in a clause.
+# People, as who a rule keeps from writing or who writes in a clause ("you", a manual's reader, is the
+# maintainer whose package writes, not a person at the machine).
 _PEOPLE: Final = re.compile(
-    r"\b(?:users?|administrators?|admins?|sysadmins?|operators?|you|people|customers?|humans?)\b",
+    r"\b(?:users?|administrators?|admins?|sysadmins?|operators?|people|customers?|humans?)\b",
     re.IGNORECASE,
 )
 _MODAL: Final = re.compile(r"\b(?:must|shall|should)\b", re.IGNORECASE)

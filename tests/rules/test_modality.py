@@ -2,7 +2,7 @@
 
 import pytest
 
-from policypal.rules.modality import is_binding, modal_cue
+from policypal.rules.modality import is_binding, is_instruction, modal_cue
 
 
 @pytest.mark.parametrize(
@@ -226,3 +226,13 @@ def test_a_code_line_is_no_instruction() -> None:
     cue = modal_cue("“Check every system call for an error return.”")
     assert cue is not None
     assert cue.words == "Check"
+
+
+def test_an_instructions_modal_words_are_its_verb() -> None:
+    cue = modal_cue("Keep a change log to describe all the changes made to program source files.")
+
+    assert cue is not None
+    assert is_instruction(cue.words)
+    assert not is_instruction("should")
+    assert not is_instruction("Please")
+    assert not is_instruction("Don’t")

@@ -321,6 +321,35 @@ def test_a_write_into_an_area_kept_free_of_writes_counts_below_the_judged_ranks(
     assert breach.verdict.reading == "read_only"
 
 
+INIT_SCRIPTS = rule(
+    8,
+    "The package maintainer scripts must use invoke-rc.d to invoke the /etc/init.d/* init scripts "
+    "instead of calling them directly.",
+    "obligation",
+    "must",
+)
+
+
+def test_what_a_rule_rules_out_done_inside_its_path_counts_below_the_judged_ranks() -> None:
+    filler = ranks_above_judged()
+    direct = clause(
+        "After an upgrade the postinst restarts the agent by calling /etc/init.d/agent restart directly."
+    )
+    elsewhere = clause(
+        "After an upgrade the postinst restarts the agent by calling /usr/sbin/agentctl directly."
+    )
+
+    check = check_target(
+        [direct, elsewhere],
+        [[*filler, candidate(INIT_SCRIPTS, STRONG)], [*filler, candidate(INIT_SCRIPTS, STRONG)]],
+        GDPR,
+        rules=20,
+    )
+
+    (breach,) = check.breaches
+    assert (breach.clause, breach.verdict.reading) == (direct, "ruled_out_in_path")
+
+
 def test_a_name_breaking_a_character_rule_is_not_outweighed_by_a_rule_on_where_the_file_goes() -> None:
     cron_names = rule(
         6,

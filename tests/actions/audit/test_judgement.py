@@ -477,6 +477,40 @@ def test_a_term_the_rule_negates_and_the_clause_affirms_conflicts() -> None:
     assert "rules out" in verdict.rationale
 
 
+_INVOKE_RC_D: tuple[str, Modality, str] = (
+    "The package maintainer scripts must use invoke-rc.d to invoke the /etc/init.d/* init scripts "
+    "instead of calling them directly.",
+    "obligation",
+    "must",
+)
+
+
+def test_all_that_a_rule_rules_out_done_inside_a_path_it_names_is_stated_of_its_subject() -> None:
+    inside = verdict_of(
+        "The postinst restarts the agent by calling /etc/init.d/agent restart directly, as that is faster.",
+        *_INVOKE_RC_D,
+    )
+    unplaced = verdict_of(
+        "The postinst invokes the agent's init scripts by calling them directly.", *_INVOKE_RC_D
+    )
+
+    assert (inside.conflict, inside.reading) == (True, "ruled_out_in_path")
+    assert "rules out calling, directly" in inside.rationale
+    assert (unplaced.conflict, unplaced.reading) == (True, "polarity")
+
+
+def test_a_denial_of_an_instruction_by_its_own_verb_denies_its_act() -> None:
+    rule = "Keep a change log to describe all the changes made to program source files."
+
+    own = verdict_of(
+        "We do not keep a change log; the commit history is enough.", rule, "recommendation", "Keep"
+    )
+    other = verdict_of("Release tarballs ship without a change log.", rule, "recommendation", "Keep")
+
+    assert (own.conflict, own.reading) == (True, "denied_act")
+    assert (other.conflict, other.reading) == (True, "polarity")
+
+
 _NO_PASSWORD = (
     "Exported records handed to a customer must be in a documented format, and must require no special "
     "password or key for opening them."

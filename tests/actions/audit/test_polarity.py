@@ -2,7 +2,7 @@
 
 import pytest
 
-from actions.audit.polarity import act_verbs, denied_acts, denied_terms, stance, without_purpose
+from actions.audit.polarity import act_verbs, denied_acts, denied_terms, rule_act, stance, without_purpose
 
 
 @pytest.mark.parametrize(
@@ -117,3 +117,10 @@ def test_a_hyphenated_no_is_part_of_a_name_not_a_denial() -> None:
 def test_the_act_a_denial_names_is_the_gerund_it_opens_with() -> None:
     assert denied_acts("Jobs write their output to the log rather than sending mail.") == ["sending"]
     assert denied_acts("Packages do not include manual pages.") == []
+
+
+def test_an_instructions_act_opens_with_its_verb() -> None:
+    rule = "Keep a change log to describe all the changes made to program source files."
+
+    assert rule_act(rule, "Keep") == rule
+    assert rule_act("You should keep a change log.", "should") == " keep a change log."

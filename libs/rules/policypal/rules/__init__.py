@@ -7,6 +7,7 @@ from policypal.rules.modality import (
     STRENGTH,
     ModalCue,
     is_binding,
+    is_instruction,
     modal_cue,
 )
 from policypal.rules.rule_units import (
@@ -29,6 +30,7 @@ __all__ = [
     "boilerplate_chunks",
     "document_clauses",
     "is_binding",
+    "is_instruction",
     "modal_cue",
     "one_line",
     "quote_around",

@@ -160,14 +160,25 @@ _CAN: Final = re.compile(
 # standards write them ("Make that a fatal error.", "If you make temporary files, check TMPDIR.").
 # Read as a recommendation: binding, without the force of "must".
 # A code line ("#define …", "$(make) …") opens on a symbol, not on an instruction.
-_IMPERATIVE: Final = re.compile(
-    r"[^\w#$@/\\.]*(?:please\s+)?((?:use|make|put|keep|write|check|include|provide|ensure|specify|add|set|call|"
+_INSTRUCTION_VERBS: Final = (
+    r"use|make|put|keep|write|check|include|provide|ensure|specify|add|set|call|"
     r"define|report|give|follow|treat|declare|mention|store|send|print|return|handle|support|choose|"
     r"prefer|design|run|install|place|remove|delete|test|verify|record|document|name|list|sign|encrypt|"
-    r"review|obtain|get|notify|inform|reject|refuse|limit|restrict|validate)\b)"
+    r"review|obtain|get|notify|inform|reject|refuse|limit|restrict|validate"
+)
+_IMPERATIVE: Final = re.compile(
+    rf"[^\w#$@/\\.]*(?:please\s+)?((?:{_INSTRUCTION_VERBS})\b)"
     r"(?!\s+(?:of|is|are|was|were|has|have|and|or)\b)(?=\s+\S)",
     re.IGNORECASE,
 )
+_INSTRUCTION: Final = re.compile(rf"(?:{_INSTRUCTION_VERBS})", re.IGNORECASE)
+
+
+def is_instruction(modal_words: str) -> bool:
+    """Whether a rule's modal words are the verb of an instruction ("Keep" of "Keep a change log"):
+    then they are the first word of the act, not words before it."""
+    return _INSTRUCTION.fullmatch(modal_words.strip()) is not None
+
 
 #: The words a condition a permission is granted on opens with: what the permitted must then do.
 CONDITION_OPENERS: Final = (

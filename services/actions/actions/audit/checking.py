@@ -39,6 +39,11 @@ FLAG: Final[dict[Reading, float]] = {
     "sets_limit": RELATED - 2.0,
     # The clause does or allows a forbidden act by the rule's own, rare verb, and to all it names.
     "forbidden_act": RELATED - 2.0,
+    # The clause denies the act by the rule's own verb, and all that the act's head names ("We do not
+    # keep a change log" for "Keep a change log"): as specific as doing its opposite.
+    "denied_act": RELATED - 1.0,
+    # All that the rule rules out ("instead of calling them directly"), done inside a path its act names.
+    "ruled_out_in_path": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     # A directory the clause adds right under an area whose top level the rule keeps closed: matched
     # by the path the clause adds (``matching._naming_its_area``), not by relatedness.
@@ -73,7 +78,9 @@ FLAG: Final[dict[Reading, float]] = {
 #: with the clause more often than its subject.
 POLARITY_RANKS: Final = 3
 #: The readings that rest on the words a clause shares with the rule, judged only within ``POLARITY_RANKS``.
-_BY_SHARED_WORDS: Final = frozenset({"polarity", "omission", "opposite", "permits_more", "forbidden_act"})
+_BY_SHARED_WORDS: Final = frozenset(
+    {"polarity", "omission", "opposite", "permits_more", "forbidden_act", "denied_act"}
+)
 #: A second breached rule is reported when its conflict is nearly as strong as the first (standing).
 SECOND_WITHIN: Final = 2.5
 #: A conflict stands unless a rule the clause keeps stands higher than the conflicting one by this.
@@ -206,7 +213,7 @@ def _names_figures(rule: str) -> bool:
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
 #: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
 STATED: Final = frozenset(
-    {"quantity", "other_value", "misplaced", "read_only", "characters", "new_top_level"}
+    {"quantity", "other_value", "misplaced", "read_only", "characters", "new_top_level", "ruled_out_in_path"}
 )
 
 

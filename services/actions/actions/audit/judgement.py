@@ -50,7 +50,7 @@ from actions.audit.polarity import (
     without_purpose,
 )
 from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
-from actions.audit.quantities import breaks_limit, effective_bound, quantities
+from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import by_top_level
 from actions.audit.values import by_other_value
@@ -280,7 +280,9 @@ def _by_polarity(
     omitted = denied & rule.about
     if left_out and position == "does_not":
         words = _words(clause, left_out)
-        return Verdict(True, "polarity", f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
+        by_own_verb = bool(stems & denied) and rule.head - stems <= denied
+        denial: Reading = "denied_act" if by_own_verb else "polarity"
+        return Verdict(True, denial, f"{said} ({binding}); the clause denies or omits {words}.", _AGREE)
     # "Purging leaves the logs in place" for "Log files should be removed when purged": the opposite act.
     # It must be done to what the rule's act names, by its rarest term, and not to one that has what
     # the rule's thing goes without ("exports with legal holds" for "exports without legal holds").
@@ -305,9 +307,16 @@ def _by_polarity(
     done = rule.ruled_out & done_to
     if done & rule.ruled_out_heads:
         words = _words(clause, done)
+        reading = "polarity"
         # What it rules out named in code form ("don’t compute it from argv[0]"): as specific as a
         # rule's own rare verb.
-        reading = "forbidden_act" if done & rule.ruled_out_heads & identifier_terms(after) else "polarity"
+        if done & rule.ruled_out_heads & identifier_terms(after):
+            reading = "forbidden_act"
+        # All it rules out, done to what lies in a path the act names ("calling /etc/init.d/agent restart
+        # directly" for "must use invoke-rc.d to invoke the /etc/init.d/* init scripts instead of
+        # calling them directly"): the clause states it of the rule's own subject.
+        elif rule.ruled_out_heads <= done and _in_named_path(clause, after):
+            reading = "ruled_out_in_path"
         return Verdict(True, reading, f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
@@ -352,6 +361,12 @@ def _names_act(
     if any(key_terms(word) & stems for word in words):
         return True
     return lexicon is not None and any(lexicon.alike(verb, words) for verb in verbs)
+
+
+def _in_named_path(clause: str, act: str) -> bool:
+    """Whether ``clause`` names a path inside one the rule's ``act`` names (not the root)."""
+    areas = [p for p in paths(act) if p != "/"]
+    return any(path_within(path, area) for path in paths(clause, affirmed_only=True) for area in areas)
 
 
 def _rare(terms: frozenset[str], weights: Mapping[str, float]) -> frozenset[str]:

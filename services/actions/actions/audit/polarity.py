@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Final, Literal
 
 from actions.audit.matching import key_terms
-from policypal.rules import NEGATIVE_MODALITIES, modal_cue
+from policypal.rules import NEGATIVE_MODALITIES, is_instruction, modal_cue
 
 Stance = Literal["does", "does_not", "permits", "waives"]
 
@@ -248,6 +248,9 @@ def act_verbs(after: str) -> list[str]:
 
 
 def rule_act(rule: str, modal_words: str) -> str:
-    """What a rule says after its modal words: the act it asks for or forbids."""
+    """What a rule says after its modal words: the act it asks for or forbids. An instruction's modal
+    words are its verb ("Keep a change log"), and so the act's first word."""
     at = rule.lower().find(modal_words.lower())
-    return rule[at + len(modal_words) :] if at >= 0 else rule
+    if at < 0:
+        return rule
+    return rule[at:] if is_instruction(modal_words) else rule[at + len(modal_words) :]

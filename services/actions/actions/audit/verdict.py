@@ -9,6 +9,8 @@ Reading = Literal[
     "read_only",
     "further_restriction",
     "forbidden_act",
+    "denied_act",
+    "ruled_out_in_path",
     "forbidden_path",
     "new_top_level",
     "required_path",

@@ -131,6 +131,32 @@ def test_a_conflict_stands_when_the_agreeing_rule_is_within_the_margin() -> None
     assert breach.candidate == conflicting
 
 
+def test_a_rule_the_clause_neither_does_nor_denies_does_not_outweigh_a_conflict() -> None:
+    text = clause(
+        "When standard output is not a terminal, our tools switch the behavior of the program to JSON."
+    )
+    override = rule(
+        11,
+        "The -f option should override this exception, thus permitting the output to go to the terminal.",
+        "recommendation",
+        "should",
+    )
+    device = rule(
+        12,
+        "Likewise, please don’t make the behavior of a command-line program depend on the type of output "
+        "device it gets used with.",
+        "recommendation_against",
+        "please don’t",
+    )
+    unaddressed = candidate(override, STRONG + MARGIN + 1.0)
+    conflicting = candidate(device, STRONG)
+
+    check = check_target([text], [[unaddressed, conflicting]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.candidate == conflicting
+
+
 def test_a_figure_past_a_limit_stands_against_a_higher_rule_the_clause_merely_does_not_deny() -> None:
     # The clause does not deny pseudonymising (a polarity agreement: no evidence either way), and its
     # figure falls short of the retention rule: the figure decides.

@@ -511,6 +511,17 @@ def test_a_denial_of_an_instruction_by_its_own_verb_denies_its_act() -> None:
     assert (other.conflict, other.reading) == (True, "polarity")
 
 
+def test_a_clause_speaking_of_a_rule_without_doing_any_of_its_act_neither_keeps_nor_breaks_it() -> None:
+    verdict = verdict_of(
+        "When standard output is not a terminal, our tools switch from a table to JSON.",
+        "The -f option should override this exception, thus permitting the output to go to the terminal.",
+        "recommendation",
+        "should",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (False, "unaddressed")
+
+
 _NO_PASSWORD = (
     "Exported records handed to a customer must be in a documented format, and must require no special "
     "password or key for opening them."

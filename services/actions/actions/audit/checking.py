@@ -249,7 +249,8 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
     # path, not a figure, a limit or a write into an area kept free of writes that the clause states.
     specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters")
-    # Names the clause gives are weighed only against rules on the characters of names.
+    # Names the clause gives are weighed only against rules on the characters of names. A clause that
+    # neither does nor denies a rule's act ("unaddressed") keeps nothing that could outweigh a breach.
     by_names = worst[1].reading == "characters"
     agreeing = [
         c.standing
@@ -258,6 +259,7 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
         and c.standing >= RELATED
         and not (specific and v.reading == "polarity")
         and not (by_names and v.reading != "characters")
+        and v.reading != "unaddressed"
     ]
     if agreeing and max(agreeing) > worst[0].standing + MARGIN:
         return []

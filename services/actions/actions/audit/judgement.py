@@ -318,6 +318,11 @@ def _by_polarity(
         elif rule.ruled_out_heads <= done and _in_named_path(clause, after):
             reading = "ruled_out_in_path"
         return Verdict(True, reading, f"{said} and rules out {words}; the clause does it.", _REFRAIN)
+    # Speaking of what the rule is about without doing any of its act's head ("When standard output is
+    # not a terminal, our tools switch to JSON" for "The -f option should override this exception") is
+    # no agreement: the clause neither does nor denies it.
+    if not affirmed & rule.head:
+        return Verdict(False, "unaddressed", f"{said}; the clause neither does nor denies it.")
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
 

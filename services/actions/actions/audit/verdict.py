@@ -18,6 +18,7 @@ Reading = Literal[
     "other_value",
     "characters",
     "polarity",
+    "unaddressed",
     "omission",
     "opposite",
     "permits_more",

@@ -177,3 +177,42 @@ def test_putting_a_thing_into_a_package_is_one_act_whichever_verb_says_it() -> N
 
     assert verdict("The tools ship a desktop entry and a Debian menu entry as well.", rule).conflict
     assert not verdict("The tools ship a desktop entry and no Debian menu entry.", rule).conflict
+
+
+NETWORK_ACCESS = (
+    "For packages in the main archive, required targets must not attempt network access, except, via the "
+    "loopback interface, to services on the build host that have been started by the build."
+)
+
+
+def test_a_prohibition_read_as_requiring_its_exception_has_the_exception_for_its_head() -> None:
+    rule = Proposition.of(
+        "For packages in the main archive, required targets ",
+        " attempt network access, except, via the loopback interface, to services on the build host.",
+        negative=False,
+        excepting=True,
+    )
+
+    assert "loopback" in rule.head
+    assert not {"network", "access"} & rule.head
+    assert {"attempt", "network", "access"} <= rule.excepted_act
+
+
+def test_denying_what_a_prohibition_forbids_but_for_its_exception_keeps_it() -> None:
+    denies = judge(
+        "Build workers have no outbound network access apart from our package mirror.",
+        NETWORK_ACCESS,
+        "prohibition",
+        "must not",
+    )
+    without = judge(
+        "Customer data is shared with partners without consent.",
+        "Customer data must not be shared with partners without consent.",
+        "prohibition",
+        "must not",
+    )
+
+    assert denies is None or not denies.conflict
+    assert without is not None
+    assert (without.conflict, without.reading) == (True, "polarity")
+    assert "consent" in without.rationale

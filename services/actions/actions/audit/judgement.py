@@ -132,7 +132,7 @@ def judge(
         or (None if negative else by_other_value(clause, before, after, said, weights or {}))
         or _by_polarity(
             clause,
-            Proposition.of(before, after, negative),
+            Proposition.of(before, after, negative, exception),
             after,
             negative,
             (said, binding),
@@ -212,7 +212,7 @@ def _by_polarity(
     terms = key_terms(practice)
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
-    denied -= rule.denied_in_subject
+    denied -= rule.denied_in_subject | rule.excepted_act
     # What a clause does also shows in the parts of its compounds: "gzip-compressed" is compressed,
     # "password-protected" has a password. Read only for doing what a rule forbids or rules out.
     done_to = affirmed | (key_terms(_COMPOUND.sub(" ", practice)) - denied)

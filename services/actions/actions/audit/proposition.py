@@ -183,12 +183,18 @@ class Proposition:
     #: What only the condition after the act names ("when the package is purged" → package, purge):
     #: a clause that names none of it is not in the case the rule governs.
     case: frozenset[str] = frozenset()
+    #: What a prohibition read as requiring its exception forbids ("must not attempt network access,
+    #: except via the loopback interface" → attempt, network, access): a clause denying it keeps the
+    #: rule, it does not go without the exception.
+    excepted_act: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
-    def of(cls, before: str, after: str, negative: bool) -> "Proposition":
+    def of(cls, before: str, after: str, negative: bool, excepting: bool = False) -> "Proposition":
         """The proposition of a rule whose words before and after its modal form are given (read
-        once per rule: an audit meets each rule with many clauses)."""
+        once per rule: an audit meets each rule with many clauses). ``excepting``: a prohibition read
+        as requiring its exception ("must not attempt network access, except via the loopback
+        interface"), whose head is then the exception's: a clause denying the forbidden act keeps it."""
         # "must not share data without consent": the exception is not what is forbidden.
         exception = _EXCEPTION.search(after) if negative else None
         act = after[: exception.start()] if exception else after
@@ -206,7 +212,9 @@ class Proposition:
             outside = outside.replace(scope, " ")
         ruled_out = frozenset().union(*(key_terms(scope) for scope in scopes)) - key_terms(outside)
         about = key_terms(without_purpose(f"{before} {act}", opening_reason=False)) - ruled_out
-        opening = key_terms_in_order(_GENERIC_OF.sub(" ", after_auxiliaries(after)))[:HEAD_TERMS]
+        excepted = _EXCEPTION.search(after) if excepting else None
+        required = after[excepted.end() :] if excepted else after_auxiliaries(after)
+        opening = key_terms_in_order(_GENERIC_OF.sub(" ", required))[:HEAD_TERMS]
         # "In the common case that a package starts a single service, they | should be named …": the
         # opening condition tells what the rule is about, but it is not the subject the act is done to.
         subject = (
@@ -230,6 +238,7 @@ class Proposition:
             _lacking(f"{before} {after}"),
             denied_terms(before) | negated_terms(before),
             _case(before, act),
+            key_terms(after[: excepted.start()]) - key_terms(required) if excepted else frozenset(),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:

@@ -685,6 +685,16 @@ def test_a_clause_that_does_the_act_but_leaves_out_what_it_must_give_conflicts()
     assert "detection" in verdict.rationale
 
 
+def test_denying_terms_of_an_act_without_naming_what_the_rule_binds_leaves_nothing_out() -> None:
+    rule = "This copyright notice only needs to mention the most recent year in which changes were made."
+
+    verdict = judge(
+        "We are talking to the vendor, but do not expect a change this year.", rule, "obligation", "needs to"
+    )
+
+    assert verdict is None or verdict.reading != "omission"
+
+
 def test_denying_one_shared_word_of_an_obligation_omits_nothing_it_requires() -> None:
     rule = "The incident report must describe the affected systems and the time the breach was detected."
     clause = "The incident report does not name the people on call, only the affected systems."

@@ -297,7 +297,11 @@ def _by_polarity(
         )
     # Denying several of the other terms of its act ("prints the option names, without saying how to
     # invoke the program") leaves out what it requires.
-    if len(omitted) >= MIN_SHARED_TERMS and position == "does_not":
+    # A clause naming nothing of what the rule binds ("do not expect a change this year" for "This
+    # copyright notice only needs to mention the most recent year in which changes were made") leaves
+    # nothing of its act out: the shared terms are a coincidence of words.
+    names_subject = bool(terms & rule.subject) or not rule.subject
+    if len(omitted) >= MIN_SHARED_TERMS and position == "does_not" and names_subject:
         words = _words(clause, omitted)
         return Verdict(True, "omission", f"{said} ({binding}); the clause leaves out {words}.", _AGREE)
     if position == "permits" and restricts(after) and _grants(practice):

@@ -187,6 +187,8 @@ class Proposition:
     #: except via the loopback interface" → attempt, network, access): a clause denying it keeps the
     #: rule, it does not go without the exception.
     excepted_act: frozenset[str] = frozenset()
+    #: What the rule binds, as its words before the modal form name it ("This copyright notice").
+    subject: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -239,6 +241,7 @@ class Proposition:
             denied_terms(before) | negated_terms(before),
             _case(before, act),
             key_terms(after[: excepted.start()]) - key_terms(required) if excepted else frozenset(),
+            key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False)),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:

@@ -376,6 +376,23 @@ def test_what_a_rule_rules_out_done_inside_its_path_counts_below_the_judged_rank
     assert (breach.clause, breach.verdict.reading) == (direct, "ruled_out_in_path")
 
 
+def test_what_a_rule_rules_out_done_inside_its_path_stands_against_a_higher_rule_merely_not_denied() -> None:
+    direct = clause(
+        "After an upgrade the postinst restarts the agent by calling /etc/init.d/agent restart directly."
+    )
+    postinst = rule(9, "The postinst must restart the agent after an upgrade.", "obligation", "must")
+
+    check = check_target(
+        [direct],
+        [[candidate(postinst, STRONG + MARGIN + 1.0), candidate(INIT_SCRIPTS, FLAG["ruled_out_in_path"])]],
+        GDPR,
+        rules=6,
+    )
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "ruled_out_in_path"
+
+
 def test_a_name_breaking_a_character_rule_is_not_outweighed_by_a_rule_on_where_the_file_goes() -> None:
     cron_names = rule(
         6,

@@ -247,8 +247,9 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     if worst[1].reading == "other_value" and any(_keeps_value(v) for _, v in judged):
         return []
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
-    # path, not a figure, a limit or a write into an area kept free of writes that the clause states.
-    specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters")
+    # path, not a figure, a limit, a write into an area kept free of writes, or what the rule rules out
+    # done inside its own path, that the clause states.
+    specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters", "ruled_out_in_path")
     # Names the clause gives are weighed only against rules on the characters of names. A clause that
     # neither does nor denies a rule's act ("unaddressed") keeps nothing that could outweigh a breach.
     by_names = worst[1].reading == "characters"

@@ -393,6 +393,23 @@ def test_what_a_rule_rules_out_done_inside_its_path_stands_against_a_higher_rule
     assert breach.verdict.reading == "ruled_out_in_path"
 
 
+def test_an_option_required_by_name_and_denied_by_name_needs_less_standing_than_a_polarity_conflict() -> None:
+    options = rule(
+        13,
+        "All programs should support two standard options: ‘--version’ and ‘--help’.",
+        "recommendation",
+        "should",
+    )
+    dropped = clause(
+        "brindle-merge no longer understands --help or --version; use brindle help merge instead."
+    )
+
+    check = check_target([dropped], [[candidate(options, FLAG["polarity"] - 1.0)]], GDPR, rules=6)
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "lacks_identifier"
+
+
 def test_a_name_breaking_a_character_rule_is_not_outweighed_by_a_rule_on_where_the_file_goes() -> None:
     cron_names = rule(
         6,

@@ -48,7 +48,7 @@ def test_an_obligation_naming_an_option_is_broken_by_a_clause_denying_it_by_name
     with_it = judge("Our Makefiles always build with -g.", *rule)
 
     assert without is not None
-    assert (without.conflict, without.reading) == (True, "polarity")
+    assert (without.conflict, without.reading) == (True, "lacks_identifier")
     assert "-g" in without.rationale
     assert with_it is None or not with_it.conflict
 

@@ -44,6 +44,9 @@ FLAG: Final[dict[Reading, float]] = {
     "denied_act": RELATED - 1.0,
     # All that the rule rules out ("instead of calling them directly"), done inside a path its act names.
     "ruled_out_in_path": RELATED - 2.0,
+    # An option or variable the rule requires by name, denied by name ("no longer understands --help"):
+    # as specific as a name in code form the rule rules out.
+    "lacks_identifier": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     # A directory the clause adds right under an area whose top level the rule keeps closed: matched
     # by the path the clause adds (``matching._naming_its_area``), not by relatedness.

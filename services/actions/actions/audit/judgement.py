@@ -224,7 +224,9 @@ def _by_polarity(
         lacking = [name for key, name in denied_identifiers(clause).items() if key in required]
         if lacking:
             words = ", ".join(lacking)
-            return Verdict(True, "polarity", f"{said} ({binding}); the clause goes without {words}.", _AGREE)
+            return Verdict(
+                True, "lacks_identifier", f"{said} ({binding}); the clause goes without {words}.", _AGREE
+            )
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
     if not rule.spoken_of(terms, weights):

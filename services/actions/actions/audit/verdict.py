@@ -10,6 +10,7 @@ Reading = Literal[
     "further_restriction",
     "forbidden_act",
     "denied_act",
+    "lacks_identifier",
     "ruled_out_in_path",
     "forbidden_path",
     "new_top_level",

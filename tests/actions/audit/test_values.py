@@ -106,3 +106,36 @@ def test_a_clause_denying_the_value_is_read_by_polarity() -> None:
 
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "polarity")
+
+
+UNREADABLE: Rule = (
+    "They should not be made unreadable (modes like 4711 or 2711 or even 4111); doing so achieves no extra "
+    "security.",
+    "recommendation_against",
+    "should not",
+)
+TRIPLETS: Rule = (
+    "Packages must not install files to any triplet path other than the one matching the architecture of "
+    "that package; for instance, an Architecture: amd64 package containing 32-bit x86 libraries must not "
+    "install these libraries to /usr/lib/i386-linux-gnu.",
+    "prohibition",
+    "must not",
+)
+
+
+def test_a_value_a_prohibition_names_given_by_the_clause_conflicts() -> None:
+    verdict = judge(
+        "The setuid helper is installed with mode 4711, so that users cannot read it.", *UNREADABLE
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_value")
+    assert "the clause gives 4711" in verdict.rationale
+
+
+def test_a_forbidden_value_denied_or_only_named_in_the_rules_example_is_no_conflict() -> None:
+    denied = judge("The setuid helper is never installed with mode 4711.", *UNREADABLE)
+    example = judge("Our products are built for amd64 and arm64.", *TRIPLETS)
+
+    assert denied is None or denied.reading != "forbidden_value" or not denied.conflict
+    assert example is None or example.reading != "forbidden_value"

@@ -60,6 +60,8 @@ FLAG: Final[dict[Reading, float]] = {
     # What the rule's subject names, given a value of the kind the rule requires, but not the one it
     # requires ("mode 0777" for "mode 644 or 755"): as specific as a figure past a limit.
     "other_value": RELATED - 2.0,
+    # A value the rule forbids by name ("modes like 4711"), given by the clause ("mode 4711").
+    "forbidden_value": RELATED - 2.0,
     # A name the clause gives for what the rule's subject names, with a character the rule does not
     # allow there ("as in Kestrel_Agent" for "lower case letters, digits, plus, minus and periods").
     "characters": RELATED - 3.0,
@@ -216,7 +218,16 @@ def _names_figures(rule: str) -> bool:
 #: Conflicts resting on what the clause states of the rule's own subject (a figure, a value, a place):
 #: weighed among all the candidates, not only the first ``JUDGED``, as shared words do not make them.
 STATED: Final = frozenset(
-    {"quantity", "other_value", "misplaced", "read_only", "characters", "new_top_level", "ruled_out_in_path"}
+    {
+        "quantity",
+        "other_value",
+        "forbidden_value",
+        "misplaced",
+        "read_only",
+        "characters",
+        "new_top_level",
+        "ruled_out_in_path",
+    }
 )
 
 
@@ -252,7 +263,14 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
     # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
     # path, not a figure, a limit, a write into an area kept free of writes, or what the rule rules out
     # done inside its own path, that the clause states.
-    specific = worst[1].reading in ("quantity", "sets_limit", "read_only", "characters", "ruled_out_in_path")
+    specific = worst[1].reading in (
+        "quantity",
+        "sets_limit",
+        "read_only",
+        "characters",
+        "ruled_out_in_path",
+        "forbidden_value",
+    )
     # Names the clause gives are weighed only against rules on the characters of names. A clause that
     # neither does nor denies a rule's act ("unaddressed") keeps nothing that could outweigh a breach.
     by_names = worst[1].reading == "characters"

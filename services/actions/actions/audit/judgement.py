@@ -53,7 +53,7 @@ from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import by_top_level
-from actions.audit.values import by_other_value
+from actions.audit.values import by_forbidden_value, by_other_value
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, modal_cue
@@ -129,7 +129,11 @@ def judge(
         or by_top_level(clause, after, negative, said)
         or by_read_only(clause, rule, said)
         or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
-        or (None if negative else by_other_value(clause, before, after, said, weights or {}))
+        or (
+            by_forbidden_value(clause, after, said)
+            if negative
+            else by_other_value(clause, before, after, said, weights or {})
+        )
         or _by_polarity(
             clause,
             Proposition.of(before, after, negative, exception),

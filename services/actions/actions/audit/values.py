@@ -1,5 +1,6 @@
 """A value other than the one a rule requires: "must be encoded in UTF-8" against "written in
-Latin-1", "mode 644 or 755" against "mode 0777", "TLS 1.2" against "TLS 1.0".
+Latin-1", "mode 644 or 755" against "mode 0777", "TLS 1.2" against "TLS 1.0"; and a value a rule
+forbids by name: "should not be made unreadable (modes like 4711 or 2711)" against "mode 4711".
 
 A value is a token with a digit in it, outside paths and measured quantities (``quantities`` reads
 those). Two values are of one kind when both are numbers ("644", "1.2"), or both are names with letters and
@@ -73,4 +74,30 @@ def by_other_value(
         "other_value",
         f"{said} {allowed}; the clause gives {', '.join(others)} instead.",
         f"Use {allowed} as the rule requires, or record why it does not apply.",
+    )
+
+
+# Where what a prohibition forbids ends: another clause, an example of a case ("for instance, an
+# Architecture: amd64 package …"), or what it allows instead ("other than", "except").
+_FORBIDDING: Final = re.compile(
+    r"[;:]|\bfor\s+(?:instance|example)\b|\be\.g\.|\bother\s+than\b|\bexcept\b|\bunless\b", re.IGNORECASE
+)
+
+
+def by_forbidden_value(clause: str, act: str, said: str) -> Verdict | None:
+    """The verdict on a clause that gives a value a prohibition's act names ("modes like 4711"): a
+    value is as specific as a figure, so naming it is doing what the rule forbids; None when the
+    clause gives none of them, or does not state it (denies or only mentions it)."""
+    forbidden = values(_FORBIDDING.split(act, maxsplit=1)[0])
+    if not forbidden:
+        return None
+    practice = without_purpose(clause)
+    given = [value for value in values(practice) if value in forbidden]
+    if not given or stance(practice) not in ("does", "permits"):
+        return None
+    return Verdict(
+        True,
+        "forbidden_value",
+        f"{said} for {', '.join(forbidden)}; the clause gives {', '.join(given)}.",
+        "Use a value the rule allows, or record why it does not apply.",
     )

@@ -17,6 +17,7 @@ Reading = Literal[
     "required_path",
     "misplaced",
     "other_value",
+    "forbidden_value",
     "characters",
     "polarity",
     "unaddressed",

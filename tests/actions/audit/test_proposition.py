@@ -216,3 +216,22 @@ def test_denying_what_a_prohibition_forbids_but_for_its_exception_keeps_it() -> 
     assert without is not None
     assert (without.conflict, without.reading) == (True, "polarity")
     assert "consent" in without.rationale
+
+
+def test_an_act_allowed_only_to_some_is_kept_by_a_clause_that_does_not_do_it() -> None:
+    rule = (
+        "Directly managing the /etc/rc?.d links and directly invoking the /etc/init.d/ init scripts should be "
+        "done only by packages providing the init script subsystem (such as init-system-helpers)."
+    )
+    at = rule.index("should")
+    restricted = Proposition.of(rule[:at], rule[at + len("should") :], negative=False)
+    never = judge(
+        "The init script is registered with update-rc.d from the postinst, and the package never contains any "
+        "/etc/rc?.d links of its own.",
+        rule,
+        "recommendation",
+        "should",
+    )
+
+    assert {"rc", "link"} <= restricted.excepted_act
+    assert never is None or not never.conflict

@@ -48,6 +48,8 @@ _TRAILING_CONDITION: Final = re.compile(
 )
 _FOLLOWING: Final = re.compile(r"\bfollowing\b", re.IGNORECASE)
 _EXCEPTION: Final = re.compile(r"\b(?:without|unless|except)\b", re.IGNORECASE)
+# An act restricted to some agent or case: "should be done only by packages providing …".
+_ONLY_BY: Final = re.compile(r"\bonly\s+(?:by|if|when|where|through|via)\b", re.IGNORECASE)
 # "… should not try to use it; they should cancel the second installation …": a second clause with a
 # modal form of its own is another rule, not part of the act the first forbids.
 _NEXT_RULE: Final = re.compile(
@@ -184,8 +186,9 @@ class Proposition:
     #: a clause that names none of it is not in the case the rule governs.
     case: frozenset[str] = frozenset()
     #: What a prohibition read as requiring its exception forbids ("must not attempt network access,
-    #: except via the loopback interface" → attempt, network, access): a clause denying it keeps the
-    #: rule, it does not go without the exception.
+    #: except via the loopback interface" → attempt, network, access), or what an obligation allows
+    #: only to some ("… should be done only by packages providing the init script subsystem"): a
+    #: clause denying it keeps the rule, it does not go without the exception.
     excepted_act: frozenset[str] = frozenset()
     #: What the rule binds, as its words before the modal form name it ("This copyright notice").
     subject: frozenset[str] = frozenset()
@@ -216,6 +219,12 @@ class Proposition:
         about = key_terms(without_purpose(f"{before} {act}", opening_reason=False)) - ruled_out
         excepted = _EXCEPTION.search(after) if excepting else None
         required = after[excepted.end() :] if excepted else after_auxiliaries(after)
+        # "Directly managing the /etc/rc?.d links … should be done only by packages providing the init
+        # script subsystem": what it restricts to some is, for everyone else, an excepted act.
+        only = _ONLY_BY.search(after) if not negative and not excepting else None
+        restricted = (
+            key_terms(f"{before} {after[: only.start()]}") - key_terms(after[only.end() :]) if only else None
+        )
         opening = key_terms_in_order(_GENERIC_OF.sub(" ", required))[:HEAD_TERMS]
         # "In the common case that a package starts a single service, they | should be named …": the
         # opening condition tells what the rule is about, but it is not the subject the act is done to.
@@ -240,7 +249,9 @@ class Proposition:
             _lacking(f"{before} {after}"),
             denied_terms(before) | negated_terms(before),
             _case(before, act),
-            key_terms(after[: excepted.start()]) - key_terms(required) if excepted else frozenset(),
+            key_terms(after[: excepted.start()]) - key_terms(required)
+            if excepted
+            else restricted or frozenset(),
             key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False)),
         )
 

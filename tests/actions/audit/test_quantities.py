@@ -2,6 +2,7 @@
 
 import pytest
 
+from actions.audit.judgement import judge
 from actions.audit.quantities import (
     Quantity,
     breaks_limit,
@@ -189,3 +190,29 @@ def test_a_directory_above_an_area_holds_it() -> None:
     assert holds("/usr", "/usr/bin")
     assert not holds("/usr/bin", "/usr/bin")
     assert not holds("/var/tmp", "/run")
+
+
+OFFER = (
+    "Convey the object code in a physical product, accompanied by a written offer, valid for at least three "
+    "years, to give anyone who possesses the object code a copy of the Corresponding Source."
+)
+
+
+def test_a_figure_breaks_a_limit_only_for_what_the_limit_measures() -> None:
+    offer = judge(
+        "Units ship with a printed offer for the source code, which we honour for twelve months.",
+        OFFER,
+        "obligation",
+        "must",
+    )
+    other = judge(
+        "Forward source requests to our licensing team; answering them usually takes about two weeks.",
+        OFFER,
+        "obligation",
+        "must",
+    )
+
+    assert offer is not None
+    assert (offer.conflict, offer.reading) == (True, "quantity")
+    assert "twelve months" in offer.rationale
+    assert other is None or not other.conflict

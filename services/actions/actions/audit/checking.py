@@ -35,7 +35,8 @@ from policypal.vectorstore import RulePoint
 RELATED: Final = 0.8
 #: The standing a conflict needs, by the evidence it rests on.
 FLAG: Final[dict[Reading, float]] = {
-    "quantity": RELATED - 2.0,
+    # A figure past a limit, for what the words before the limit say it measures (``judgement``).
+    "quantity": RELATED - 2.5,
     "sets_limit": RELATED - 2.0,
     # The clause does or allows a forbidden act by the rule's own, rare verb, and to all it names.
     "forbidden_act": RELATED - 2.0,

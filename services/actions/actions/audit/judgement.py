@@ -152,6 +152,8 @@ def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict |
             broken = breaks_limit(limit, negative, figure)
             if broken is None:
                 continue
+            if broken and not _measures_same(clause, rule, limit.words):
+                continue
             short = effective_bound(limit, negative) == "lower"
             verb = ("falls short of" if short else "goes beyond") if broken else "keeps within"
             return Verdict(
@@ -161,6 +163,19 @@ def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict |
                 f"Bring “{figure.words}” within the rule's limit ({limit.words}).",
             )
     return None
+
+
+def _measures_same(clause: str, rule: str, limit: str) -> bool:
+    """Whether ``clause`` names something of what the rule's ``limit`` measures, as the few words before
+    it say ("a written offer, valid for at least three years": offer, valid); "it usually takes about
+    two weeks" measures something else."""
+    at = rule.find(limit)
+    measured = key_terms(" ".join(rule[: max(at, 0)].split()[-_MEASURED_WORDS:]))
+    return not measured or bool(measured & key_terms(clause))
+
+
+#: How many words before a rule's limit say what it measures.
+_MEASURED_WORDS: Final = 6
 
 
 def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict | None:

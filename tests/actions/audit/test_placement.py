@@ -86,3 +86,29 @@ def test_an_alternative_after_a_colon_is_not_forbidden() -> None:
     )
 
     assert verdict is None or not verdict.conflict
+
+
+COPYRIGHT_FILE = (
+    "Every package must be accompanied by a verbatim copy of its distribution license(s) in the file "
+    "/usr/share/doc/package/copyright."
+)
+
+
+def test_a_clause_going_without_the_file_a_rule_requires_at_a_path_conflicts() -> None:
+    without = judge(
+        "The .deb does not include /usr/share/doc/acme-agent/copyright; the licence is on our wiki.",
+        COPYRIGHT_FILE,
+        "obligation",
+        "must",
+    )
+    elsewhere = judge(
+        "The .deb does not include /usr/share/acme-agent/samples; the licence is in /usr/share/doc/acme-agent/copyright.",
+        COPYRIGHT_FILE,
+        "obligation",
+        "must",
+    )
+
+    assert without is not None
+    assert (without.conflict, without.reading) == (True, "denied_path")
+    assert "goes without /usr/share/doc/acme-agent/copyright" in without.rationale
+    assert elsewhere is None or not elsewhere.conflict

@@ -58,6 +58,8 @@ FLAG: Final[dict[Reading, float]] = {
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,
+    # The clause denies having what the rule requires at a path ("does not include …/copyright").
+    "denied_path": RELATED - 2.0,
     # What the rule's subject names, given a value of the kind the rule requires, but not the one it
     # requires ("mode 0777" for "mode 644 or 755"): as specific as a figure past a limit.
     "other_value": RELATED - 2.0,

@@ -83,6 +83,18 @@ def by_path(
     act_areas = _areas(forbidden, affirmed_only=not negative) if _PLACING.search(forbidden) else []
     areas = act_areas or _areas(rule, affirmed_only=not negative)
     used = paths(clause, affirmed_only=True)
+    where = ", ".join(areas)
+    # "The .deb does not include /usr/share/doc/acme/copyright" for "must be accompanied by … the file
+    # /usr/share/doc/package/copyright": the clause goes without what the rule requires there.
+    if not negative and areas and not used:
+        gone = [p for p in paths(clause) if any(same_area(p, area) for area in areas)]
+        if gone:
+            return Verdict(
+                True,
+                "denied_path",
+                f"{said} {where}; the clause goes without {', '.join(gone)}.",
+                f"Provide {where} as the rule requires, or record why it does not apply.",
+            )
     # A prohibition naming several areas in no act of its own ("/usr/etc is not allowed: … place them
     # in /etc") does not say which one it forbids: polarity decides instead.
     if not areas or not used or (negative and len(areas) > 1 and not act_areas):
@@ -99,7 +111,6 @@ def by_path(
     scope = _section_scope(sections, areas)
     if scope and not inside and not any(path_within(p, area) for p in used for area in scope):
         return None
-    where = ", ".join(areas)
     if negative:
         if inside and stance(clause) in ("does", "permits"):
             return Verdict(

@@ -16,6 +16,7 @@ Reading = Literal[
     "new_top_level",
     "required_path",
     "misplaced",
+    "denied_path",
     "other_value",
     "forbidden_value",
     "characters",

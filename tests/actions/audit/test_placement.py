@@ -112,3 +112,14 @@ def test_a_clause_going_without_the_file_a_rule_requires_at_a_path_conflicts() -
     assert (without.conflict, without.reading) == (True, "denied_path")
     assert "goes without /usr/share/doc/acme-agent/copyright" in without.rationale
     assert elsewhere is None or not elsewhere.conflict
+
+
+def test_going_without_a_path_a_prohibition_forbids_but_for_its_exception_keeps_it() -> None:
+    verdict = judge(
+        "The package does not include /srv/acme/data.",
+        "Packages must not install files in /srv/acme unless the local administrator has configured it.",
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is None or not verdict.conflict

@@ -128,7 +128,9 @@ def judge(
         or by_characters(clause, before, after, negative, said, weights or {})
         or by_top_level(clause, after, negative, said)
         or by_read_only(clause, rule, said)
-        or by_path(clause, rule, (before, after), negative, said, (weights or {}, sections))
+        or by_path(
+            clause, rule, (before, after), negative, said, (weights or {}, sections), excepting=exception
+        )
         or (
             by_forbidden_value(clause, after, said)
             if negative

@@ -60,9 +60,13 @@ def by_path(
     negative: bool,
     said: str,
     context: tuple[Mapping[str, float], Sequence[str]],
+    *,
+    excepting: bool = False,
 ) -> Verdict | None:
     """Paths in both, where both speak of placing things; ``parts``: the rule's subject and act;
-    ``context``: the rarity of the target's terms, and the headings the rule stands under."""
+    ``context``: the rarity of the target's terms, and the headings the rule stands under;
+    ``excepting``: a prohibition read as requiring its exception (not negative, yet what its paths
+    name is forbidden but for the exception, so going without them is no breach)."""
     subject, after = parts
     weights, sections = context
     # A prohibition must forbid placing things ("must not place files in /usr/local"), by the verb of
@@ -86,7 +90,7 @@ def by_path(
     where = ", ".join(areas)
     # "The .deb does not include /usr/share/doc/acme/copyright" for "must be accompanied by … the file
     # /usr/share/doc/package/copyright": the clause goes without what the rule requires there.
-    if not negative and areas and not used:
+    if not negative and not excepting and areas and not used:
         gone = [p for p in paths(clause) if any(same_area(p, area) for area in areas)]
         if gone:
             return Verdict(

@@ -1190,3 +1190,14 @@ def test_what_a_rule_asks_to_consider_doing_is_its_act() -> None:
     )
 
     assert (verdict.conflict, verdict.reading) == (True, "polarity")
+
+
+def test_a_prohibition_the_clause_states_by_a_verb_of_its_own_denies_no_other_act() -> None:
+    verdict = judge(
+        "Teams must not reuse this account for their own cron jobs or scripts.",
+        "The daemon must also correctly execute scripts in /etc/cron. {hourly,daily,weekly,monthly}.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict is None or not verdict.conflict

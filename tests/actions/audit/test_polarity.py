@@ -124,3 +124,8 @@ def test_an_instructions_act_opens_with_its_verb() -> None:
 
     assert rule_act(rule, "Keep") == rule
     assert rule_act("You should keep a change log.", "should") == " keep a change log."
+
+
+def test_a_prohibition_the_clause_states_names_its_act_by_the_verb_after_it() -> None:
+    assert denied_acts("Teams must not reuse this account for their own cron jobs or scripts.") == ["reuse"]
+    assert denied_acts("Temporary files must not be kept after the run.") == []

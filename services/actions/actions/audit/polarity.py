@@ -209,11 +209,31 @@ def denied_acts(sentence: str) -> list[str]:
     """The verbs in -ing form that the scopes of ``sentence``'s denials open with ("write to the log
     rather than sending mail" → sending): the act denied, where the denial names one."""
     acts = []
-    for _, scope in _denial_scopes(without_purpose(sentence)):
+    text = without_purpose(sentence)
+    for match, scope in _denial_scopes(text):
         first = scope.split()[:1]
-        if first and len(first[0]) > 4 and first[0].lower().endswith("ing"):
+        if not first:
+            continue
+        gerund = len(first[0]) > 4 and first[0].lower().endswith("ing")
+        # A prohibition the clause itself states ("Teams must not reuse this account") names its act by
+        # the verb that follows it.
+        stated = (
+            first[0].isalpha()
+            and first[0].lower() not in _NOT_ACTS
+            and bool(_MODAL_DENIAL.search(text[: match.end()]))
+        )
+        if gerund or stated:
             acts.append(first[0])
     return acts
+
+
+_MODAL_DENIAL: Final = re.compile(
+    r"\b(?:must|should|may|shall)\s+not$|\b(?:mustn|shouldn)['’]t$", re.IGNORECASE
+)
+# Words after a negation that are not the act: "must not be …", "should not ever …".
+_NOT_ACTS: Final = frozenset(
+    {"be", "have", "ever", "always", "only", "also", "even", "just", "yet", "normally"}
+)
 
 
 def _denial_scopes(text: str) -> Iterator[tuple[re.Match[str], str]]:

@@ -167,6 +167,10 @@ def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict |
     return None
 
 
+#: How many words before a rule's limit say what it measures.
+_MEASURED_WORDS: Final = 6
+
+
 def _measures_same(clause: str, rule: str, limit: str) -> bool:
     """Whether ``clause`` names something of what the rule's ``limit`` measures, as the few words before
     it say ("a written offer, valid for at least three years": offer, valid); "it usually takes about
@@ -174,10 +178,6 @@ def _measures_same(clause: str, rule: str, limit: str) -> bool:
     at = rule.find(limit)
     measured = key_terms(" ".join(rule[: max(at, 0)].split()[-_MEASURED_WORDS:]))
     return not measured or bool(measured & key_terms(clause))
-
-
-#: How many words before a rule's limit say what it measures.
-_MEASURED_WORDS: Final = 6
 
 
 def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict | None:

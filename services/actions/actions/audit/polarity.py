@@ -206,8 +206,9 @@ def denied_scopes(sentence: str) -> list[str]:
 
 
 def denied_acts(sentence: str) -> list[str]:
-    """The verbs in -ing form that the scopes of ``sentence``'s denials open with ("write to the log
-    rather than sending mail" → sending): the act denied, where the denial names one."""
+    """The acts ``sentence``'s denials name: the verb in -ing form a denial's scope opens with ("write
+    to the log rather than sending mail" → sending), or the verb after a prohibition the sentence
+    itself states ("Teams must not reuse this account" → reuse)."""
     acts = []
     text = without_purpose(sentence)
     for match, scope in _denial_scopes(text):

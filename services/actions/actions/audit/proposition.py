@@ -222,17 +222,17 @@ class Proposition:
         # "Directly managing the /etc/rc?.d links … should be done only by packages providing the init
         # script subsystem": what it restricts to some is, for everyone else, an excepted act.
         only = _ONLY_BY.search(after) if not negative and not excepting else None
-        restricted = (
-            key_terms(f"{before} {after[: only.start()]}") - key_terms(after[only.end() :]) if only else None
-        )
+        if excepted:
+            excepted_act = key_terms(after[: excepted.start()]) - key_terms(required)
+        elif only:
+            excepted_act = key_terms(f"{before} {after[: only.start()]}") - key_terms(after[only.end() :])
+        else:
+            excepted_act = frozenset()
         opening = key_terms_in_order(_GENERIC_OF.sub(" ", required))[:HEAD_TERMS]
         # "In the common case that a package starts a single service, they | should be named …": the
         # opening condition tells what the rule is about, but it is not the subject the act is done to.
-        subject = (
-            key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False))
-            if _PASSIVE.match(after)
-            else frozenset()
-        )
+        bound = key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False))
+        subject = bound if _PASSIVE.match(after) else frozenset()
         heads = {
             term for scope in scopes for term in key_terms_in_order(after_auxiliaries(scope))[:HEAD_TERMS]
         }
@@ -249,10 +249,8 @@ class Proposition:
             _lacking(f"{before} {after}"),
             denied_terms(before) | negated_terms(before),
             _case(before, act),
-            key_terms(after[: excepted.start()]) - key_terms(required)
-            if excepted
-            else restricted or frozenset(),
-            key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False)),
+            excepted_act,
+            bound,
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:

@@ -3,6 +3,7 @@
 import pytest
 
 from actions.audit.judgement import judge
+from actions.audit.placement import names_subject
 from actions.audit.values import values
 from policypal.contracts.audit import Modality
 
@@ -18,7 +19,7 @@ UTF8: Rule = ("The entire changelog must be encoded in UTF-8.", "obligation", "m
 
 def test_values_are_tokens_with_digits_outside_paths_and_quantities() -> None:
     assert values("be encoded in UTF-8, mode 644 or 755, TLS 1.2") == {
-        "utf-8": "code",
+        "utf-8": "charset",
         "644": "number",
         "755": "number",
         "1.2": "number",
@@ -39,6 +40,60 @@ def test_a_value_of_the_required_kind_but_not_the_required_one_conflicts(clause:
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "other_value")
     assert "instead" in verdict.rationale
+
+
+def test_formats_are_values_of_their_kind_by_one_name_each() -> None:
+    assert values("stored as ASCII-encoded hexadecimal in a gzip-compressed JSON file") == {
+        "ascii": "charset",
+        "hexadecimal": "base",
+        "gzip": "compression",
+        "json": "data",
+    }
+    # Spellings of one format are one value; a "binary package" is no number base.
+    assert values("written in latin1, gzipped") == {"latin-1": "charset", "gzip": "compression"}
+    assert values("the binary package ships an ascii-art banner") == {}
+    assert values("a raw binary integer in little-endian order") == {"binary": "base"}
+
+
+LOCK_FILE: Rule = (
+    "The lock file must hold the owner's process number as plain ASCII decimal digits.",
+    "obligation",
+    "must",
+)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The scheduler writes its process number to /var/lock/scheduler.lck as a big-endian integer.",
+        "The scheduler stores the process number in the lock file in hexadecimal, for compactness.",
+    ],
+)
+def test_a_format_of_the_required_kind_but_not_the_required_one_conflicts(clause: str) -> None:
+    verdict = judge(clause, *LOCK_FILE, referent="Lock files")
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "other_value")
+    assert "ascii and decimal" in verdict.rationale
+
+
+def test_a_format_kept_of_each_kind_the_rule_requires_keeps_it() -> None:
+    kept = judge("The lock file holds the process number in ASCII decimal.", *LOCK_FILE)
+    # Another kind of format than the rule names says nothing of the one it requires.
+    other_kind = judge("The lock file is written atomically and is at most 11 bytes of ASCII.", *LOCK_FILE)
+
+    assert kept is not None
+    assert (kept.conflict, kept.reading) == (False, "other_value")
+    assert other_kind is None or not other_kind.conflict
+
+
+def test_a_path_with_an_extension_names_a_file_of_that_kind_only_when_asked() -> None:
+    """Read for the value a clause gives a file; placement judges a path given as a place itself."""
+    clause = "The daemon records its number in /run/relay/daemon.pid at start-up."
+
+    assert names_subject(clause, "PID files", {}, files_by_path=True)
+    assert not names_subject(clause, "PID files", {})
+    assert not names_subject(clause, "Lock files", {}, files_by_path=True)
 
 
 def test_the_required_value_keeps_the_rule() -> None:

@@ -175,10 +175,14 @@ _ASIDE: Final = re.compile(r"\([^()]*\s[^()]*\)")
 _WHOLE: Final = re.compile(r"\b(?:entire|whole|complete)\b", re.IGNORECASE)
 
 
-def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bool:
+def names_subject(
+    clause: str, subject: str, weights: Mapping[str, float], *, files_by_path: bool = False
+) -> bool:
     """Whether the clause names what a rule's subject names: most of the weight of its key terms,
     an abbreviation the subject defines standing for its words; an opening adverbial ("By default,
-    it…") or a non-restrictive clause is no part of it."""
+    it…") or a non-restrictive clause is no part of it. ``files_by_path``: a path with an extension
+    names a file of that kind ("/run/agent.pid", a PID file), where what the clause gives the file
+    is no place (a value; a path given as a place is what placement judges)."""
     subject = _ASIDE.sub(" ", _WHOLE.sub(" ", _OPENER.sub(" ", _NON_RESTRICTIVE.sub(" ", subject))))
     named = key_terms(without_purpose(subject, opening_reason=False)) - key_terms(" ".join(paths(subject)))
     if not named:
@@ -188,6 +192,10 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
     for short, long in defined_abbreviations(subject).items():
         if short in affirmed:
             affirmed |= long
+    # "/run/agent.pid" is a PID file; it names no other kind of file ("Lock files").
+    for path in paths(clause) if files_by_path else ():
+        if (extension := _EXTENSION.search(path)) and key_terms(extension.group(1)) & named:
+            affirmed |= key_terms(f"file {extension.group(1)}")
     # "Setuid and setgid executables" are setuid executables and setgid ones: naming one names the kind.
     for first, second in _COORDINATED.findall(subject):
         pair = key_terms(f"{first} {second}")
@@ -195,6 +203,10 @@ def names_subject(clause: str, subject: str, weights: Mapping[str, float]) -> bo
             affirmed |= pair
     total = sum(weights.get(t, 1.0) for t in named)
     return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+# A file name's extension ("agent.pid", "relay.conf"): what kind of file a path names.
+_EXTENSION: Final = re.compile(r"(?<=[\w-])\.([A-Za-z]{2,5})$")
 
 
 # Two modifiers of one noun, coordinated: "setuid and setgid (executables)", "source or binary (packages)".

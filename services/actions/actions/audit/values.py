@@ -3,9 +3,12 @@ Latin-1", "mode 644 or 755" against "mode 0777", "TLS 1.2" against "TLS 1.0"; an
 forbids by name: "should not be made unreadable (modes like 4711 or 2711)" against "mode 4711".
 
 A value is a token with a digit in it, outside paths and measured quantities (``quantities`` reads
-those). Two values are of one kind when both are numbers ("644", "1.2"), or both are names with letters and
-digits. A clause that names what the rule's subject names (``placement.names_subject``) and a value of
-the kind the rule's act requires, but none of the values it allows, breaks it.
+those), or the name of a format: a character set ("ASCII"), a number base ("decimal"), a compression
+("gzip"), a data or document format ("JSON", "Texinfo"), a letter case ("camelCase"). Two values are
+of one kind when both are numbers ("644", "1.2"), both names with letters and digits, or both formats
+of one kind: "ASCII-encoded decimal" against "a raw binary integer". A clause that names what the
+rule's subject names (``placement.names_subject``) and a value of a kind the rule's act requires, but
+none of the values it allows of that kind, breaks it.
 """
 
 import re
@@ -18,7 +21,73 @@ from actions.audit.polarity import stance, without_purpose
 from actions.audit.quantities import paths, quantities
 from actions.audit.verdict import Verdict
 
-Kind = Literal["number", "code"]
+Kind = Literal["number", "code", "charset", "base", "compression", "data", "document", "case"]
+
+# Formats by kind, each with its spellings (the first names it): the alternatives one rule's act can
+# require of a thing and a clause give instead.
+_FORMATS: Final[Mapping[Kind, tuple[tuple[str, ...], ...]]] = {
+    "charset": (
+        ("ascii", "us-ascii"),
+        ("utf-8", "utf8"),
+        ("utf-16",),
+        ("utf-32",),
+        ("latin-1", "latin1", "iso-8859-1"),
+        ("iso-8859-15", "latin-9"),
+        ("ebcdic",),
+        ("windows-1252", "cp1252"),
+    ),
+    "base": (
+        ("decimal",),
+        ("hexadecimal", "hex"),
+        ("octal",),
+        # A byte order is the order of a binary number's bytes ("a raw 4-byte little-endian integer").
+        ("binary", "little-endian", "big-endian"),
+    ),
+    "compression": (
+        ("gzip", "gzipped", "gzip-compressed"),
+        ("bzip2", "bzip2-compressed"),
+        ("xz", "xz-compressed"),
+        ("lzma",),
+        ("zstd",),
+        ("zip",),
+        ("lzip",),
+    ),
+    "data": (("json",), ("yaml",), ("xml",), ("csv",), ("toml",), ("protobuf",)),
+    "document": (
+        ("texinfo",),
+        ("html",),
+        ("pdf",),
+        ("markdown",),
+        ("docbook",),
+        ("postscript",),
+        ("troff", "nroff"),
+    ),
+    "case": (
+        ("lower case", "lower-case", "lowercase"),
+        ("upper case", "upper-case", "uppercase"),
+        ("camel case", "camelcase"),
+        ("snake case", "snake_case"),
+        ("kebab case", "kebab-case"),
+    ),
+}
+# Each spelling by the format it names.
+_FORMAT_NAMED: Final[Mapping[str, str]] = {
+    spelling: spellings[0] for kind in _FORMATS.values() for spellings in kind for spelling in spellings
+}
+# Spellings that name a format only in context: "binary" of a number's form, not a "binary package".
+_IN_CONTEXT: Final[Mapping[str, str]] = {
+    "binary": r"binary(?=\s+(?:integer|number|value|form|format|representation))",
+}
+_FORMAT: Final = re.compile(
+    r"(?<![\w/.-])(?:"
+    + "|".join(
+        f"(?P<{kind}>{'|'.join(_IN_CONTEXT.get(s, re.escape(s)) for spellings in formats for s in spellings)})"
+        for kind, formats in _FORMATS.items()
+    )
+    # "ASCII-encoded", "gzip-compressed" name the format; "ascii-art" or "html-escape" do not.
+    + r")(?![\w/]|-(?!(?:encoded|compressed|formatted)\b)\w)",
+    re.IGNORECASE,
+)
 
 # A token with a digit: "UTF-8", "644", "ISO-8859-1", "1.2"; not a part of a longer path or name.
 _TOKEN: Final = re.compile(r"(?<![\w/.<>-])[A-Za-z0-9][\w.+-]*")
@@ -35,13 +104,15 @@ def values(text: str) -> Mapping[str, Kind]:
     named: dict[str, Kind] = {}
     for match in _TOKEN.finditer(text):
         token = match.group(0).rstrip(".,;:-+")
-        if not _DIGIT.search(token):
+        if not _DIGIT.search(token) or token.lower() in _FORMAT_NAMED:
             continue
         kind: Kind = "number" if re.fullmatch(r"[\d.]+", token) else "code"
         # "1" or "12" alone is a count or a footnote mark, not a setting.
         if kind == "number" and _NOTE_MARK.match(token):
             continue
         named[token.lower()] = kind
+    for match in _FORMAT.finditer(text):
+        named[_FORMAT_NAMED[match.group(0).lower()]] = next(kind for kind in _FORMATS if match.group(kind))
     return named
 
 
@@ -55,19 +126,25 @@ def by_other_value(
         return None
     practice = without_purpose(clause)
     given = values(practice)
-    kinds = set(required.values())
-    others = [value for value, kind in given.items() if kind in kinds and value not in required]
-    if not given.keys() & required.keys() and not others:
+    # A value of a kind the rule requires, where the clause gives none the rule allows of that kind:
+    # "hexadecimal" breaks "ASCII-encoded decimal" even beside "ASCII".
+    kept = {required[value] for value in given.keys() & required.keys()}
+    others = [value for value, kind in given.items() if kind in set(required.values()) - kept]
+    if not kept and not others:
         return None
     # The thing a value is given to is named before it ("Installed files are given mode 0777"): files
     # "opened with mode 0600, in the directory named by TMPDIR" give the directory no mode.
     lowered = practice.lower()
     at = [lowered.find(value) for value in (*given.keys() & required.keys(), *others)]
     first = min((position for position in at if position >= 0), default=len(practice))
-    if not names_subject(practice[:first], subject, weights) or stance(practice) not in ("does", "permits"):
+    named = names_subject(practice[:first], subject, weights, files_by_path=True)
+    if not named or stance(practice) not in ("does", "permits"):
         return None
-    allowed = " or ".join(required)
-    if given.keys() & required.keys():
+    by_kind: dict[Kind, list[str]] = {}
+    for value, kind in required.items():
+        by_kind.setdefault(kind, []).append(value)
+    allowed = " and ".join(" or ".join(alternatives) for alternatives in by_kind.values())
+    if not others:
         return Verdict(False, "other_value", f"{said} {allowed}; the clause keeps to it.")
     return Verdict(
         True,

@@ -96,6 +96,30 @@ def test_a_path_with_an_extension_names_a_file_of_that_kind_only_when_asked() ->
     assert not names_subject(clause, "Lock files", {}, files_by_path=True)
 
 
+def test_a_number_base_before_a_figure_says_how_the_figure_is_written() -> None:
+    assert values("world-searchable (octal mode 755)") == {"755": "number"}
+    assert values("written in octal, never in decimal") == {"octal": "base", "decimal": "base"}
+
+
+def test_an_instruction_binds_what_follows_make_sure_that() -> None:
+    rule: Rule = (
+        "Make sure that every page of the archive is stored in gzip form, and that indexes use TOML.",
+        "recommendation",
+        "Make",
+    )
+
+    breach = judge("Archive pages are stored in zstd form to save space.", *rule)
+    kept = judge("Archive pages are stored in gzip form.", *rule)
+    other_subject = judge("Build logs are stored in zstd form.", *rule)
+
+    assert breach is not None
+    assert (breach.conflict, breach.reading) == (True, "other_value")
+    assert "zstd" in breach.rationale
+    assert kept is not None
+    assert (kept.conflict, kept.reading) == (False, "other_value")
+    assert other_subject is None or other_subject.reading != "other_value"
+
+
 def test_the_required_value_keeps_the_rule() -> None:
     verdict = judge("Installed files get mode 644, executables 755.", *MODES)
 

@@ -89,6 +89,8 @@ _FORMAT: Final = re.compile(
     re.IGNORECASE,
 )
 
+_FIGURE_AFTER: Final = re.compile(r"\s+(?:[a-z]+\s+)?\d", re.IGNORECASE)
+
 # A token with a digit: "UTF-8", "644", "ISO-8859-1", "1.2"; not a part of a longer path or name.
 _TOKEN: Final = re.compile(r"(?<![\w/.<>-])[A-Za-z0-9][\w.+-]*")
 _DIGIT: Final = re.compile(r"\d")
@@ -112,8 +114,20 @@ def values(text: str) -> Mapping[str, Kind]:
             continue
         named[token.lower()] = kind
     for match in _FORMAT.finditer(text):
-        named[_FORMAT_NAMED[match.group(0).lower()]] = next(kind for kind in _FORMATS if match.group(kind))
+        kind = next(kind for kind in _FORMATS if match.group(kind))
+        # "octal mode 755" says how the figure is written: the figure is the value.
+        if kind == "base" and _FIGURE_AFTER.match(text, match.end()):
+            continue
+        named[_FORMAT_NAMED[match.group(0).lower()]] = kind
     return named
+
+
+# An instruction to see to a state of things: what follows "that", up to its verb, is its subject.
+_ENSURED: Final = re.compile(
+    r"^\W*(?:make\s+sure|ensure|see\s+to\s+it)\s+(?:that\s+)?(?P<subject>[^,;:]+?)\s+"
+    r"(?:is|are|be|has|have|gets?|stays?|remains?|uses?)\b",
+    re.IGNORECASE,
+)
 
 
 def by_other_value(
@@ -124,6 +138,10 @@ def by_other_value(
     required = values(act)
     if not required:
         return None
+    # "Make sure that all the files in the distribution are world-readable (… mode 755)": an instruction
+    # names what it binds inside its act.
+    if not subject and (ensured := _ENSURED.match(act)):
+        subject = ensured.group("subject")
     practice = without_purpose(clause)
     given = values(practice)
     # A value of a kind the rule requires, where the clause gives none the rule allows of that kind:

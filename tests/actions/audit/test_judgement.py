@@ -20,10 +20,11 @@ MUST_NOT_SHARE: tuple[str, Modality, str] = (
 
 
 def verdict_of(clause: str, rule: str, modality: Modality, words: str) -> Verdict:
-    """The verdict, which must exist for a binding rule and must quote the rule's modal words."""
+    """The verdict, which must exist for a binding rule and must quote the rule's modal words (an
+    instruction's verb with the words after it)."""
     verdict = judge(clause, rule, modality, words)
     assert verdict is not None
-    assert f"“{words}”" in verdict.rationale
+    assert f"“{words}" in verdict.rationale
     return verdict
 
 
@@ -509,6 +510,19 @@ def test_a_denial_of_an_instruction_by_its_own_verb_denies_its_act() -> None:
 
     assert (own.conflict, own.reading) == (True, "denied_act")
     assert (other.conflict, other.reading) == (True, "polarity")
+
+
+def test_a_verdict_quotes_an_instruction_by_its_opening_words_not_its_verb_alone() -> None:
+    short = verdict_of("We do not keep a change log.", "Keep a change log.", "recommendation", "Keep")
+    long = verdict_of(
+        "We do not keep a change log.",
+        "Keep a change log to describe all the changes made to program source files.",
+        "recommendation",
+        "Keep",
+    )
+
+    assert short.rationale.startswith("The rule says “Keep a change log”")
+    assert long.rationale.startswith("The rule says “Keep a change log to describe …”")
 
 
 def test_a_clause_speaking_of_a_rule_without_doing_any_of_its_act_neither_keeps_nor_breaks_it() -> None:

@@ -56,7 +56,7 @@ from actions.audit.top_level import by_top_level
 from actions.audit.values import by_forbidden_value, by_other_value
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts.audit import Modality, Severity
-from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, modal_cue
+from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, is_instruction, modal_cue
 
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3
@@ -119,7 +119,7 @@ def judge(
     # "must not be transferred without consent" forbids going without consent: it requires consent.
     exception = modality in NEGATIVE_MODALITIES and requires_exception(after)
     negative = modality in NEGATIVE_MODALITIES and not exception
-    said = f"The rule says “{modal_words}”"
+    said = f"The rule says “{_instruction_opening(after) if is_instruction(modal_words) else modal_words}”"
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     return (
         _by_further_restriction(clause, rule, said)
@@ -420,6 +420,17 @@ def _grants(clause: str) -> bool:
 def _words(clause: str, shared: frozenset[str]) -> str:
     """The clause's own words for ``shared`` terms, for the rationale."""
     return ", ".join(words_for_terms(clause, shared)) or ", ".join(sorted(shared))
+
+
+#: How many words of an instruction a verdict quotes: its verb alone ("Make") says nothing.
+INSTRUCTION_WORDS: Final = 6
+
+
+def _instruction_opening(act: str) -> str:
+    """The first words of an instruction's act, its verb first ("Make sure that all the files …")."""
+    words = act.split()
+    opening = " ".join(words[:INSTRUCTION_WORDS]).rstrip(".,;:")
+    return f"{opening} …" if len(words) > INSTRUCTION_WORDS else opening
 
 
 def severity_of(modality: Modality) -> Severity:

@@ -163,11 +163,11 @@ def by_other_value(
         by_kind.setdefault(kind, []).append(value)
     allowed = " and ".join(" or ".join(alternatives) for alternatives in by_kind.values())
     if not others:
-        return Verdict(False, "other_value", f"{said} {allowed}; the clause keeps to it.")
+        return Verdict(False, "other_value", f"{said} and requires {allowed}; the clause keeps to it.")
     return Verdict(
         True,
         "other_value",
-        f"{said} {allowed}; the clause gives {', '.join(others)} instead.",
+        f"{said} and requires {allowed}; the clause gives {', '.join(others)} instead.",
         f"Use {allowed} as the rule requires, or record why it does not apply.",
     )
 

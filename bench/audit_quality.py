@@ -301,9 +301,13 @@ LEGEND = (
 )
 
 
+#: Wide enough for the longest source id and a space.
+NAME_WIDTH = 28
+
+
 def print_table(scores: list[SourceScore], results: dict[str, Any]) -> None:
     """The per-source, per-split and overall table, then the latency case and the goals."""
-    header = f"{'source':<23}{'split':<9}{'mode':<7}" + "".join(f"{c[0]:>{c[1]}}" for c in COLUMNS)
+    header = f"{'source':<{NAME_WIDTH}}{'split':<9}{'mode':<7}" + "".join(f"{c[0]:>{c[1]}}" for c in COLUMNS)
     print(f"\n@Audit quality ({results['mode']}): planted violations against the gold rules")
     print(header)
     print("-" * len(header))
@@ -343,7 +347,7 @@ def print_details(scores: list[SourceScore]) -> None:
 
 
 def _row(name: str, split: str, mode: str, summary: dict[str, Any]) -> str:
-    return f"{name:<23}{split:<9}{mode:<7}" + "".join(
+    return f"{name:<{NAME_WIDTH}}{split:<9}{mode:<7}" + "".join(
         f"{cell(summary):>{width}}" for _, width, cell in COLUMNS
     )
 

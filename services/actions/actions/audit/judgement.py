@@ -37,7 +37,7 @@ from actions.audit.identifiers import denied_identifiers, identifier_terms, requ
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
-from actions.audit.placement import by_path, by_read_only
+from actions.audit.placement import areas_named, by_path, by_read_only
 from actions.audit.polarity import (
     after_auxiliaries,
     denied_acts,
@@ -397,8 +397,9 @@ def _names_act(
 
 def _in_named_path(clause: str, act: str) -> bool:
     """Whether ``clause`` names a path inside one the rule's ``act`` names (not the root)."""
-    areas = [p for p in paths(act) if p != "/"]
-    return any(path_within(path, area) for path in paths(clause, affirmed_only=True) for area in areas)
+    return any(
+        path_within(path, area) for path in paths(clause, affirmed_only=True) for area in areas_named(act)
+    )
 
 
 def _rare(terms: frozenset[str], weights: Mapping[str, float]) -> frozenset[str]:

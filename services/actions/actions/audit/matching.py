@@ -93,6 +93,8 @@ class TargetRules:
     length_factors: list[float]
     #: The areas (file-system paths) each rule names, the root left aside.
     rule_paths: list[list[str]]
+    #: Every area the target's rules name: a directory a clause calls new is one the target never names.
+    known_paths: list[str]
 
     @classmethod
     def of(
@@ -122,7 +124,8 @@ class TargetRules:
         average = sum(len(ts) for ts in rule_terms) / max(1, total)
         factors = [2.2 / (1 + 1.2 * (0.25 + 0.75 * len(ts) / max(average, 1.0))) for ts in rule_terms]
         named = [[p for p in paths(r.text) if p != "/"] for r in rules]
-        return cls(rules, vectors, around, rule_terms, rarity, factors, named)
+        known_paths = [area for areas in named for area in areas]
+        return cls(rules, vectors, around, rule_terms, rarity, factors, named, known_paths)
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -226,14 +229,13 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
     # So does a clause adding a directory where a rule keeps the top level closed ("/var/osprey"), one
     # the target itself never names.
     if calls_directory_new(clause):
-        known = [area for named in target.rule_paths for area in named]
         found += [
             j
             for j, rule in enumerate(target.rules)
             if j not in found
             and rule.modality in NEGATIVE_MODALITIES
             and (area := closed_top_level(rule.text)) is not None
-            and added_at_top_level(clause, area, known)
+            and added_at_top_level(clause, area, target.known_paths)
         ][:AREA_RULES]
     return found
 

@@ -40,7 +40,7 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     if keeps_people_from_writing(rule) and not people_write(clause):
         return None
     # The rule's own negation ("must not modify /etc/group") names the area; it does not turn from it.
-    areas = _areas(rule)
+    areas = areas_named(rule)
     inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
     if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
         return None
@@ -84,8 +84,8 @@ def by_path(
     # files in /usr/etc: place them in /etc instead"); the areas before it are all forbidden ("must not
     # include files or directories under /run, or under the older /var/run and /var/lock paths").
     forbidden = _ALTERNATIVE.split(act, maxsplit=1)[0] if negative else act
-    act_areas = _areas(forbidden, affirmed_only=not negative) if _PLACING.search(forbidden) else []
-    areas = act_areas or _areas(rule, affirmed_only=not negative)
+    act_areas = areas_named(forbidden, affirmed_only=not negative) if _PLACING.search(forbidden) else []
+    areas = act_areas or areas_named(rule, affirmed_only=not negative)
     used = paths(clause, affirmed_only=True)
     where = ", ".join(areas)
     # "The .deb does not include /usr/share/doc/acme/copyright" for "must be accompanied by … the file
@@ -226,12 +226,12 @@ def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:
     part of "/run" says what goes into /run, for everyone; the part of "/opt" says where the add-on
     packages of /opt put their configuration (/etc/opt), for them only."""
     for heading in reversed(sections):
-        if named := _areas(heading):
+        if named := areas_named(heading):
             return [p for p in named if not any(path_within(area, p) for area in areas)]
     return []
 
 
-def _areas(text: str, *, affirmed_only: bool = False) -> list[str]:
+def areas_named(text: str, *, affirmed_only: bool = False) -> list[str]:
     """The areas ``text`` names, the root left aside (it contains everything)."""
     return sorted({p for p in paths(text, affirmed_only=affirmed_only) if p != "/"})
 

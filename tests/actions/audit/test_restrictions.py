@@ -29,6 +29,12 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
             "commercial use",
         ),
         ("Resellers must not modify the firmware images.", "modify"),
+        # A right granted only within a scope.
+        ("Clients may install the software only on hosts we have audited.", "install"),
+        ("Distributors may redistribute the toolkit only to their existing clients.", "redistribute"),
+        # A price set on exercising a right.
+        ("Vendors who ship the library inside their appliances must pay us 2 EUR per unit.", "ship"),
+        ("Anybody who adapts the plugin for another editor owes us a fee of 50 EUR.", "adapts"),
     ],
 )
 def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restriction(
@@ -46,6 +52,12 @@ def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restrict
         "Engineers must not distribute builds without the corresponding source.",
         # A restriction on something that is no work a licence grants rights in.
         "Users must not share their passwords.",
+        "Customers may use the portal only during business hours.",
+        # A condition the licence itself may set, not a scope.
+        "Resellers may sell the firmware only with the written offer for the source included.",
+        # A price for copies or for support: the licence allows both.
+        "Customers pay 300 EUR for each copy of the firmware image they download.",
+        "Customers who want a support contract for the agent pay 200 EUR per year.",
     ],
 )
 def test_grants_staff_duties_and_other_matters_are_no_restriction(clause: str) -> None:

@@ -7,6 +7,11 @@ forbids commercial use"). Such a clause shares no words with the rule, and its m
 "the exercise of the rights granted", so matching would not find the rule: it governs every clause
 that restricts a recipient's use of the work, and is matched to each such clause (``matching``).
 
+A right granted only within a scope restricts it too ("Customers may run the agent only on certified
+hardware", "may redistribute it only to existing customers"), and so does a price set on exercising
+it ("must first buy a developer licence to modify it", "owes us a royalty on every copy it
+redistributes"); a price for copies or for support is not one (the licence allows both).
+
 A restriction on the company's own staff ("Engineers must not distribute builds without the source")
 is the company keeping the licence, not restricting its recipients, and is not read as one.
 """
@@ -27,7 +32,8 @@ _FORBIDS_FURTHER: Final = re.compile(
 # Whom a restriction binds: those who receive the work.
 _RECIPIENT: Final = re.compile(
     r"\b(?:customers?|users?|end[- ]users?|recipients?|licensees?|buyers?|purchasers?|partners?|resellers?|"
-    r"distributors?|third[- ]part(?:y|ies)|anyone|clients?)\b",
+    r"distributors?|third[- ]part(?:y|ies)|anyone|anybody|everyone|everybody|clients?|companies|vendors?|"
+    r"integrators?)\b",
     re.IGNORECASE,
 )
 # A term of the company's own added to the licence restricts every recipient.
@@ -37,7 +43,8 @@ _ADDED_TERM: Final = re.compile(
 # The work the rights are about (a password or a badge is no work a licence grants rights in).
 _WORK: Final = re.compile(
     r"\b(?:software|firmware|programs?|code|binar(?:y|ies)|sources?|cop(?:y|ies)|librar(?:y|ies)|"
-    r"applications?|works?|releases?|versions?|packages?|images?|builds?|tools?|sdks?|gpl|licen[cs]es?)\b",
+    r"applications?|works?|releases?|versions?|packages?|images?|builds?|tools?|sdks?|gpl|licen[cs]es?|"
+    r"agents?|daemons?|plugins?|drivers?|modules?|utilit(?:y|ies)|toolkits?|toolchains?)\b",
     re.IGNORECASE,
 )
 # What a recipient may do with the work.
@@ -49,6 +56,24 @@ _RIGHT: Final = re.compile(
 )
 _APPROVAL: Final = re.compile(
     r"\brequir\w*\s+(?:our\s+|prior\s+|written\s+|explicit\s+)*(?:approval|permission|consent|authori[sz]ation)\b",
+    re.IGNORECASE,
+)
+# A right granted only within a scope: on what, for what, where, by or to whom ("only with the source
+# offer" or "only if …" is a condition the licence may itself set, not a scope).
+_ONLY_WITHIN: Final = re.compile(
+    r"\bonly\s+(?:\w+\s+){0,2}?(?:on|for|in|within|inside|at|from|by|to)\b|\bonly\s+internally\b",
+    re.IGNORECASE,
+)
+# A price set on the work's use: paying, buying a licence, a royalty owed.
+_PRICE: Final = re.compile(
+    r"\b(?:pays?|paid|paying|buys?|buying|purchas\w*|owes?|royalt(?:y|ies)|licen[cs]e\s+fees?)\b",
+    re.IGNORECASE,
+)
+# The rights a recipient exercises on the work, which a scope or a price restricts (a price for copies
+# or for support the licence itself allows).
+_EXERCISED: Final = re.compile(
+    r"\b(?:runs?|running|use[sd]?|using|install\w*|modif\w*|redistribut\w*|bundl\w*|ship(?:s|ped|ping)?|"
+    r"shar(?:e|es|ed|ing)|resell\w*|fork\w*|adapt\w*|study\w*)\b",
     re.IGNORECASE,
 )
 _FORBIDDING: Final = re.compile(
@@ -68,16 +93,25 @@ def restriction_of(clause: str) -> str | None:
     cue = modal_cue(clause)
     forbidding = _FORBIDDING.search(clause)
     approval = _APPROVAL.search(clause)
-    if cue is not None and cue.modality == "prohibition":
-        at = cue.start
-    elif forbidding is not None:
-        at = forbidding.start()
-    else:
-        return None
     # Whom it binds: named recipients, a term added to the licence, or anyone who must ask first.
     binds_recipients = _RECIPIENT.search(clause) or _ADDED_TERM.search(clause) or approval
     if not binds_recipients or not _WORK.search(clause):
         return None
+    rights = _RIGHT
+    if cue is not None and cue.modality == "prohibition":
+        at = cue.start
+    elif forbidding is not None:
+        at = forbidding.start()
+    elif (
+        cue is not None
+        and cue.modality == "permission"
+        and _ONLY_WITHIN.search(clause, cue.start + len(cue.words))
+    ):
+        at, rights = cue.start, _EXERCISED
+    elif _PRICE.search(clause):
+        at, rights = 0, _EXERCISED
+    else:
+        return None
     # The right restricted is the one the prohibition governs: "… forbids commercial use".
-    right = _RIGHT.search(clause, at) or _RIGHT.search(clause)
+    right = rights.search(clause, at) or rights.search(clause)
     return right.group(0) if right else None

@@ -30,7 +30,7 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
         ),
         ("Resellers must not modify the firmware images.", "modify"),
         # A right granted only within a scope.
-        ("Clients may install the software only on hosts we have audited.", "install"),
+        ("Clients may run the software only on hosts we have audited.", "run"),
         ("Distributors may redistribute the toolkit only to their existing clients.", "redistribute"),
         # A price set on exercising a right.
         ("Vendors who ship the library inside their appliances must pay us 2 EUR per unit.", "ship"),
@@ -58,6 +58,7 @@ def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restrict
         # A price for copies or for support: the licence allows both.
         "Customers pay 300 EUR for each copy of the firmware image they download.",
         "Customers who want a support contract for the agent pay 200 EUR per year.",
+        "Customers pay for installing the software on site.",
     ],
 )
 def test_grants_staff_duties_and_other_matters_are_no_restriction(clause: str) -> None:

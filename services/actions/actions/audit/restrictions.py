@@ -69,12 +69,17 @@ _PRICE: Final = re.compile(
     r"\b(?:pays?|paid|paying|buys?|buying|purchas\w*|owes?|royalt(?:y|ies)|licen[cs]e\s+fees?)\b",
     re.IGNORECASE,
 )
-# The rights a recipient exercises on the work, which a scope or a price restricts (a price for copies
-# or for support the licence itself allows).
-_EXERCISED: Final = re.compile(
-    r"\b(?:runs?|running|use[sd]?|using|install\w*|modif\w*|redistribut\w*|bundl\w*|ship(?:s|ped|ping)?|"
-    r"shar(?:e|es|ed|ing)|resell\w*|fork\w*|adapt\w*|study\w*)\b",
-    re.IGNORECASE,
+# The rights a recipient exercises on the work, which a scope or a price restricts.
+_EXERCISES: Final = (
+    r"(?:runs?|running|use[sd]?|using|modif\w*|redistribut\w*|bundl\w*|ship(?:s|ped|ping)?|"
+    r"shar(?:e|es|ed|ing)|resell\w*|fork\w*|adapt\w*|study\w*)"
+)
+_EXERCISED: Final = re.compile(rf"\b{_EXERCISES}\b", re.IGNORECASE)
+# A price on exercising a right is paid by those who exercise it ("Anyone who runs …", "Companies that
+# bundle …") or to exercise it ("must first buy a licence to modify it"); a price for copies, for
+# support or for a service the licence allows.
+_PRICED: Final = re.compile(
+    rf"\b(?:who|that|to|before)\s+(?:\w+\s+){{0,2}}?(?P<right>{_EXERCISES})\b", re.IGNORECASE
 )
 _FORBIDDING: Final = re.compile(
     r"\b(?:forbids?|prohibits?|bans?|disallows?)\b|" + _APPROVAL.pattern, re.IGNORECASE
@@ -109,7 +114,8 @@ def restriction_of(clause: str) -> str | None:
     ):
         at, rights = cue.start, _EXERCISED
     elif _PRICE.search(clause):
-        at, rights = 0, _EXERCISED
+        priced = _PRICED.search(clause)
+        return priced.group("right") if priced else None
     else:
         return None
     # The right restricted is the one the prohibition governs: "… forbids commercial use".

@@ -147,7 +147,8 @@ def by_other_value(
     # A value of a kind the rule requires, where the clause gives none the rule allows of that kind:
     # "hexadecimal" breaks "ASCII-encoded decimal" even beside "ASCII".
     kept = {required[value] for value in given.keys() & required.keys()}
-    others = [value for value, kind in given.items() if kind in set(required.values()) - kept]
+    open_kinds = set(required.values()) - kept
+    others = [value for value, kind in given.items() if kind in open_kinds]
     if not kept and not others:
         return None
     # The thing a value is given to is named before it ("Installed files are given mode 0777"): files

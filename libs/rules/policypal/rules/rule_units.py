@@ -15,6 +15,7 @@ from policypal.contracts.limits import MAX_QUOTE_CHARS
 from policypal.rules.boilerplate import appended_licences, in_appended_licence
 from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.duties import duty_statements
+from policypal.rules.end_of_terms import TermsEnd
 from policypal.rules.modality import ModalCue, modal_cue
 from policypal.rules.referents import MAX_CHAIN, referent
 from policypal.rules.section_outline import SectionOutline
@@ -23,7 +24,7 @@ from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 24
+EXTRACTION_VERSION: Final = 25
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -86,8 +87,9 @@ def rule_units(
     outline = SectionOutline.of(chunks)
     licences = appended_licences(chunks)
     clauses = document_clauses(chunks, skip=boilerplate, split_duties=True)
+    terms_end = TermsEnd.of(chunks)
     for at, clause in enumerate(clauses):
-        if clause.modal is None:
+        if clause.modal is None or (terms_end and terms_end.follows(clause.chunk, clause.quote, clause.text)):
             continue
         chunk = clause.chunk
         section = sections.section_of(clause.statement.section, chunk)

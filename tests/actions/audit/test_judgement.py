@@ -1215,3 +1215,65 @@ def test_a_prohibition_the_clause_states_by_a_verb_of_its_own_denies_no_other_ac
     )
 
     assert verdict is None or not verdict.conflict
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "word"),
+    [
+        (
+            "On every upgrade the postinst rewrites /etc/acme/agent.conf, a conffile of the package.",
+            "The maintainer scripts must not alter a conffile of any package.",
+            "rewrites",
+        ),
+        (
+            "The source package keeps a prebuilt setuid helper in its tree.",
+            "The source package must not contain any setuid files.",
+            "keeps",
+        ),
+    ],
+)
+def test_a_verb_of_the_forbidden_acts_class_does_the_act(clause: str, rule: str, word: str) -> None:
+    verdict = verdict_of(clause, rule, "prohibition", "must not")
+
+    assert verdict.conflict
+    assert f"“{word}” for" in verdict.rationale
+
+
+KEEP_NOTICES = (
+    "You may convey verbatim copies of the Program's source code as you receive it, in any medium, "
+    "provided that you keep intact all notices of the absence of any warranty"
+)
+
+
+def test_allowing_the_opposite_of_a_conditions_duty_conflicts() -> None:
+    verdict = verdict_of(
+        "Resellers are free to strip the warranty notices from the files they pass on.",
+        KEEP_NOTICES,
+        "obligation",
+        "provided that",
+    )
+
+    assert (verdict.conflict, verdict.reading) == (True, "opposite")
+    assert "allows the opposite" in verdict.rationale
+
+
+def test_keeping_a_conditions_duty_is_no_conflict() -> None:
+    verdict = judge(
+        "Resellers keep every warranty notice intact in the files they pass on.",
+        KEEP_NOTICES,
+        "obligation",
+        "provided that",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
+def test_leaving_undone_what_a_rule_allows_only_in_one_form_is_no_opposite() -> None:
+    verdict = judge(
+        "make install leaves the binaries unstripped; make install-strip makes stripped copies.",
+        "It should only strip the copies that are installed.",
+        "recommendation",
+        "should",
+    )
+
+    assert verdict is None or verdict.reading != "opposite"

@@ -126,6 +126,13 @@ def test_an_instructions_act_opens_with_its_verb() -> None:
     assert rule_act("You should keep a change log.", "should") == " keep a change log."
 
 
+def test_a_conditions_act_begins_after_whom_it_binds() -> None:
+    duty = "You may convey verbatim copies, provided that you also keep intact all notices."
+
+    assert act_verbs(rule_act(duty, "provided that")) == ["keep"]
+    assert act_verbs(rule_act("You may copy it, as long as they give credit.", "as long as")) == ["give"]
+
+
 def test_a_prohibition_the_clause_states_names_its_act_by_the_verb_after_it() -> None:
     assert denied_acts("Teams must not reuse this account for their own cron jobs or scripts.") == ["reuse"]
     assert denied_acts("Temporary files must not be kept after the run.") == []

@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
 from actions.audit.identifiers import denied_identifiers, identifier_terms, required_identifiers
 from actions.audit.lexicon import Lexicon
@@ -271,11 +272,15 @@ def _by_polarity(
             words = _words(clause, affirmed & rule.about)
             if act and act not in words:
                 words = f"{words} (“{act}” for “{' or '.join(rule.verbs)}”)"
-            # By the rule's own verb, one few rules use, to all that the act's head names: as specific
-            # as a figure past a limit ("may sublicense" against "Sublicensing is not allowed").
+            # By the rule's own verb, one few rules use, or a verb of its class, to all that the act's
+            # head names: as specific as a figure past a limit ("may sublicense" against "Sublicensing
+            # is not allowed", "rewrites the conffile" against "must not alter a conffile").
             own_verb = (
                 bool(act)
-                and bool(_rare((stems | rule.manner) & affirmed, weights))
+                and bool(
+                    _rare((stems | rule.manner) & affirmed, weights)
+                    or (_rare(stems, weights) and same_act(stems, affirmed))
+                )
                 and rule.head - stems <= affirmed
             )
             reading: Reading = "forbidden_act" if own_verb else "polarity"
@@ -312,11 +317,20 @@ def _by_polarity(
     objects = rule.head - stems - rule.lacking
     rarest = max(objects, key=lambda t: (weights.get(t, 1.0), t), default=None)
     named = affirmed & objects if rarest in affirmed and not affirmed & rule.lacking else frozenset()
-    opposite = opposite_acts(stems, affirmed) if position == "does" and named else frozenset()
+    # Allowing the opposite ("partners may strip the notices" for "keep intact all notices") permits
+    # what the rule requires be not done.
+    # A rule that allows its act only in some form ("should only strip the copies that are installed")
+    # does not require it: leaving the rest undone is no opposite.
+    opposite = (
+        opposite_acts(stems, affirmed)
+        if position in ("does", "permits") and named and not _ONLY_ACT.match(after)
+        else frozenset()
+    )
     if opposite:
         words = _words(clause, opposite | named)
+        doing = "allows" if position == "permits" else "does"
         return Verdict(
-            True, "opposite", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
+            True, "opposite", f"{said} ({binding}); the clause {doing} the opposite: {words}.", _AGREE
         )
     # Denying several of the other terms of its act ("prints the option names, without saying how to
     # invoke the program") leaves out what it requires.
@@ -353,6 +367,8 @@ def _by_polarity(
     return Verdict(False, "polarity", f"{said}; the clause agrees.")
 
 
+# An act allowed only in some form: "should only strip the copies that are installed".
+_ONLY_ACT: Final = re.compile(r"^\W*(?:\w+ly\s+)?only\b", re.IGNORECASE)
 # A word a rule's act quotes: "use the term “illegal”", "Don't use “win” as an abbreviation".
 _QUOTED_WORD: Final = re.compile(r"[“\"‘](?P<word>[\w-]+(?:\s[\w-]+)?)[”\"’]")
 # What makes a quoted word the word itself, not a quoted term for a thing ("install a pre-formatted
@@ -389,8 +405,9 @@ _COMPOUND: Final = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)
 def _names_act(
     words: Sequence[str], stems: frozenset[str], verbs: Sequence[str], lexicon: Lexicon | None
 ) -> bool:
-    """Whether one of ``words`` names one of the rule's ``verbs`` (``stems``): the same stem, or alike."""
-    if any(key_terms(word) & stems for word in words):
+    """Whether one of ``words`` names one of the rule's ``verbs`` (``stems``): the same stem, a verb of
+    its class (``act_classes``), or alike."""
+    if any(key_terms(word) & stems or same_act(stems, key_terms(word)) for word in words):
         return True
     return lexicon is not None and any(lexicon.alike(verb, words) for verb in verbs)
 

@@ -12,7 +12,7 @@ from typing import Final
 from actions.audit.matching import key_terms
 
 _PAIRS: Final = (
-    ("remove delete purge erase discard overwrite", "keep kept retain leave leaves left preserve"),
+    ("remove delete purge erase discard overwrite strip drop", "keep kept retain leave leaves left preserve"),
     ("accept", "reject refuse bounce"),
 )
 _OPPOSITE: Final[dict[str, frozenset[str]]] = {}

@@ -15,6 +15,7 @@ from typing import Final, Literal
 
 from actions.audit.matching import key_terms
 from policypal.rules import NEGATIVE_MODALITIES, is_instruction, modal_cue
+from policypal.rules.modality import CONDITION_OPENERS
 
 Stance = Literal["does", "does_not", "permits", "waives"]
 
@@ -270,8 +271,17 @@ def act_verbs(after: str) -> list[str]:
 
 def rule_act(rule: str, modal_words: str) -> str:
     """What a rule says after its modal words: the act it asks for or forbids. An instruction's modal
-    words are its verb ("Keep a change log"), and so the act's first word."""
+    words are its verb ("Keep a change log"), and so the act's first word; a condition's are followed
+    by whom it binds ("provided that you keep intact all notices"), and the act by what they do."""
     at = rule.lower().find(modal_words.lower())
     if at < 0:
         return rule
-    return rule[at:] if is_instruction(modal_words) else rule[at + len(modal_words) :]
+    if is_instruction(modal_words):
+        return rule[at:]
+    after = rule[at + len(modal_words) :]
+    return _CONDITION_SUBJECT.sub(" ", after, count=1) if _CONDITION_OPENER.fullmatch(modal_words) else after
+
+
+_CONDITION_OPENER: Final = re.compile(CONDITION_OPENERS, re.IGNORECASE)
+# Whom a condition binds, when a pronoun says it: the act begins after it.
+_CONDITION_SUBJECT: Final = re.compile(r"^\W*(?:you|they|we|he|she|it)\b", re.IGNORECASE)

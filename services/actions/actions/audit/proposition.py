@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from actions.audit.act_classes import same_act
 from actions.audit.lexicon import Lexicon, words_of
 from actions.audit.matching import key_terms, key_terms_in_order, words_for_terms
 from actions.audit.polarity import (
@@ -69,12 +70,14 @@ _GENERIC_OF: Final = re.compile(
     r"\b(?:the\s+|a\s+|an\s+|any\s+)?(?:value|use|name|number|kind|type|contents?|form|amount|size)\s+of\s+",
     re.IGNORECASE,
 )
+# The state an act keeps its object in ("keep intact all notices", "leave the headers unchanged"): part
+# of the verb, not the object the act is done to.
+_STATE_KEPT: Final = re.compile(r"\b(?:intact|unchanged|unaltered|unmodified|untouched)\b", re.IGNORECASE)
 # Where an act's object ends: a clause boundary, a purpose, a reason, a condition or a relative clause.
 _OBJECT_END: Final = re.compile(
     r"[;:()]|\.(?!\w)|,\s*(?:which|that|who|so|because|since|unless|except|if|when|as)\b|\b(?:so\s+that|in\s+order|unless|except)\b",
     re.IGNORECASE,
 )
-_PLACING_ACTS: Final = key_terms("install ship carry contain put place deliver bundle")
 _PREPOSITION: Final = re.compile(r"\b(?:in|into|to|from|with|on|under|by|for|at|of|between|within)\b", re.I)
 _ITEM_SEPARATOR: Final = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
 
@@ -228,7 +231,7 @@ class Proposition:
             excepted_act = key_terms(f"{before} {after[: only.start()]}") - key_terms(after[only.end() :])
         else:
             excepted_act = frozenset()
-        opening = key_terms_in_order(_GENERIC_OF.sub(" ", required))[:HEAD_TERMS]
+        opening = key_terms_in_order(_STATE_KEPT.sub(" ", _GENERIC_OF.sub(" ", required)))[:HEAD_TERMS]
         # "In the common case that a package starts a single service, they | should be named …": the
         # opening condition tells what the rule is about, but it is not the subject the act is done to.
         bound = key_terms(without_purpose(_OPENING_CONDITION.sub("", before), opening_reason=False))
@@ -282,10 +285,10 @@ class Proposition:
             return None
         if stems & affirmed:
             return ", ".join(words_for_terms(clause, stems & affirmed)) or ", ".join(sorted(stems & affirmed))
-        # Putting a thing into a package or a place is one act, whichever verb says it: a package that
-        # "ships" a menu entry "installs" it.
-        if stems & _PLACING_ACTS and (placed := affirmed & _PLACING_ACTS):
-            return ", ".join(words_for_terms(clause, placed)) or ", ".join(sorted(placed))
+        # One act, whichever verb of its class says it: a package that "ships" a menu entry
+        # "installs" it, a script that "rewrites" a conffile "alters" it.
+        if kin := same_act(stems, affirmed):
+            return ", ".join(words_for_terms(clause, kin)) or ", ".join(sorted(kin))
         if lexicon is None:
             return None
         said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]

@@ -136,3 +136,12 @@ def test_a_conditions_act_begins_after_whom_it_binds() -> None:
 def test_a_prohibition_the_clause_states_names_its_act_by_the_verb_after_it() -> None:
     assert denied_acts("Teams must not reuse this account for their own cron jobs or scripts.") == ["reuse"]
     assert denied_acts("Temporary files must not be kept after the run.") == []
+
+
+def test_what_a_later_part_lets_someone_do_does_not_outweigh_a_denial_stated_first() -> None:
+    sentence = "The downloads come without a copy of the licence; customers can look it up online."
+
+    assert stance(sentence) == "does_not"
+    # A part that allows in so many words still decides, and so does a first part that allows.
+    assert stance("The downloads come with the licence; customers may copy it.") == "permits"
+    assert stance("Customers may copy the notice; the installer does not show it.") != "does_not"

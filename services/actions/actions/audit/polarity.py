@@ -76,6 +76,11 @@ def stance(sentence: str) -> Stance:
     """What the sentence does with its subject: does it, does not, permits it, or waives it."""
     if _DISCRETION.search(sentence):
         return "waives"
+    # "The downloads come without a copy of the licence; customers can look it up online": what the
+    # sentence states first is denied, whatever a later part lets someone else do.
+    first, _, rest = sentence.partition(";")
+    if rest and modal_cue(first, can_permits=True) is None and denies(first):
+        return "does_not"
     cue = modal_cue(sentence, can_permits=True)
     if cue is not None:
         after = sentence[cue.start + len(cue.words) :]

@@ -302,7 +302,7 @@ LEGEND = (
 
 
 #: Wide enough for the longest source id and a space.
-NAME_WIDTH = 28
+NAME_WIDTH = 30
 
 
 def print_table(scores: list[SourceScore], results: dict[str, Any]) -> None:

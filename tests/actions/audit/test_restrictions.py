@@ -35,6 +35,11 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
         # A price set on exercising a right.
         ("Vendors who ship the library inside their appliances must pay us 2 EUR per unit.", "ship"),
         ("Anybody who adapts the plugin for another editor owes us a fee of 50 EUR.", "adapts"),
+        # A grant followed by what it withholds.
+        (
+            "Partners may install the builds for their own customers, but may not pass copies on to anyone else.",
+            "pass copies on",
+        ),
     ],
 )
 def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restriction(
@@ -59,6 +64,8 @@ def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restrict
         "Customers pay 300 EUR for each copy of the firmware image they download.",
         "Customers who want a support contract for the agent pay 200 EUR per year.",
         "Customers pay for installing the software on site.",
+        # What a grant withholds that is no work: a trademark.
+        "Customers may copy the manual, but may not use the Acme logo.",
     ],
 )
 def test_grants_staff_duties_and_other_matters_are_no_restriction(clause: str) -> None:

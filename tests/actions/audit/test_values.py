@@ -77,6 +77,20 @@ def test_a_format_of_the_required_kind_but_not_the_required_one_conflicts(clause
     assert "ascii and decimal" in verdict.rationale
 
 
+def test_a_data_format_takes_the_place_of_a_number_base() -> None:
+    verdict = judge(
+        'The lock file holds a single-line JSON object, for example {"pid": 4182}, with the start time.',
+        *LOCK_FILE,
+    )
+    # A character set says nothing of a data format: a YAML file may well be in UTF-8.
+    encoding = judge("The changelog is kept as YAML.", *UTF8)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "other_value")
+    assert "gives json instead" in verdict.rationale
+    assert encoding is None or not encoding.conflict
+
+
 def test_a_format_kept_of_each_kind_the_rule_requires_keeps_it() -> None:
     kept = judge("The lock file holds the process number in ASCII decimal.", *LOCK_FILE)
     # Another kind of format than the rule names says nothing of the one it requires.

@@ -48,6 +48,8 @@ FLAG: Final[dict[Reading, float]] = {
     # An option or variable the rule requires by name, denied by name ("no longer understands --help"):
     # as specific as a name in code form the rule rules out.
     "lacks_identifier": RELATED - 2.0,
+    # Only some of the names a rule lists, enumerated after "only" ("only build, binary and clean").
+    "lacks_listed": RELATED - 2.0,
     "forbidden_path": RELATED - 3.0,
     # A directory the clause adds right under an area whose top level the rule keeps closed: matched
     # by the path the clause adds (``matching._naming_its_area``), not by relatedness.

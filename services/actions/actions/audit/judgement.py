@@ -12,7 +12,9 @@ Readings, the most specific that applies deciding:
    into it at run time;
    paths in both, where both speak of placing things (install, put, write, store…): the clause puts
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
-3. an option or variable an obligation requires by name, denied by name (``identifiers``);
+3. an option or variable an obligation requires by name, denied by name (``identifiers``); a value
+   other than the one it requires (``values``); only some of the names it lists, enumerated after
+   "only" (``listed_items``);
    polarity, only where the clause speaks of what the rule is about (``proposition``) and, for a rule
    with a condition after its act, of the case it governs: what the rule
    requires (must, should) against a clause that denies, omits or waives its act, does its opposite
@@ -36,6 +38,7 @@ from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
 from actions.audit.identifiers import denied_identifiers, identifier_terms, required_identifiers
 from actions.audit.lexicon import Lexicon
+from actions.audit.listed_items import by_listed_items
 from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
 from actions.audit.placement import areas_named, by_path, by_read_only
@@ -137,6 +140,7 @@ def judge(
             if negative
             else by_other_value(clause, before, after, said, weights or {})
         )
+        or by_listed_items(clause, after, negative, said)
         or _by_polarity(
             clause,
             Proposition.of(before, after, negative, exception),

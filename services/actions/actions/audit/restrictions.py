@@ -17,6 +17,7 @@ is the company keeping the licence, not restricting its recipients, and is not r
 """
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
@@ -81,6 +82,8 @@ _EXERCISED: Final = re.compile(rf"\b{_EXERCISES}\b", re.IGNORECASE)
 _PRICED: Final = re.compile(
     rf"\b(?:who|that|to|before)\s+(?:\w+\s+){{0,2}}?(?P<right>{_EXERCISES})\b", re.IGNORECASE
 )
+# Where a grant turns to what it withholds: "…, but may not pass copies on".
+_BUT: Final = re.compile(r"[,;]?\s*\b(?:but|yet|although|though)\b", re.IGNORECASE)
 _FORBIDDING: Final = re.compile(
     r"\b(?:forbids?|prohibits?|bans?|disallows?)\b|" + _APPROVAL.pattern, re.IGNORECASE
 )
@@ -96,6 +99,14 @@ def forbids_further_restrictions(rule: str) -> bool:
 def restriction_of(clause: str) -> str | None:
     """The words by which ``clause`` restricts what recipients may do with the work, else None."""
     cue = modal_cue(clause)
+    # "Partners may install them for their customers, but may not pass copies on": what a grant is
+    # followed by forbidding, of the work, is what restricts.
+    if cue is not None and cue.modality != "prohibition":
+        for turn in _BUT.finditer(clause, cue.start + len(cue.words)):
+            later = modal_cue(clause[turn.end() :])
+            if later is not None and later.modality == "prohibition" and _WORK.search(clause, turn.end()):
+                cue = replace(later, start=turn.end() + later.start)
+                break
     forbidding = _FORBIDDING.search(clause)
     approval = _APPROVAL.search(clause)
     # Whom it binds: named recipients, a term added to the licence, or anyone who must ask first.

@@ -6,7 +6,8 @@ A value is a token with a digit in it, outside paths and measured quantities (``
 those), or the name of a format: a character set ("ASCII"), a number base ("decimal"), a compression
 ("gzip"), a data or document format ("JSON", "Texinfo"), a letter case ("camelCase"). Two values are
 of one kind when both are numbers ("644", "1.2"), both names with letters and digits, or both formats
-of one kind: "ASCII-encoded decimal" against "a raw binary integer". A clause that names what the
+of one kind: "ASCII-encoded decimal" against "a raw binary integer"; a data format takes a number
+base's place too ("a JSON object" against "decimal"). A clause that names what the
 rule's subject names (``placement.names_subject``) and a value of a kind the rule's act requires, but
 none of the values it allows of that kind, breaks it.
 """
@@ -70,6 +71,10 @@ _FORMATS: Final[Mapping[Kind, tuple[tuple[str, ...], ...]]] = {
         ("kebab case", "kebab-case"),
     ),
 }
+# Kinds whose values also take the place of a required kind's: a number written in a base is no
+# structured data ("a single-line JSON object" is not "the process identifier in ASCII-encoded
+# decimal"), where a character set says nothing of either.
+_ALSO_OF: Final[Mapping[Kind, tuple[Kind, ...]]] = {"base": ("data",)}
 # Each spelling by the format it names.
 _FORMAT_NAMED: Final[Mapping[str, str]] = {
     spelling: spellings[0] for kind in _FORMATS.values() for spellings in kind for spelling in spellings
@@ -148,6 +153,7 @@ def by_other_value(
     # "hexadecimal" breaks "ASCII-encoded decimal" even beside "ASCII".
     kept = {required[value] for value in given.keys() & required.keys()}
     open_kinds = set(required.values()) - kept
+    open_kinds |= {other for kind in open_kinds for other in _ALSO_OF.get(kind, ())}
     others = [value for value, kind in given.items() if kind in open_kinds]
     if not kept and not others:
         return None

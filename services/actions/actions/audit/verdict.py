@@ -11,6 +11,7 @@ Reading = Literal[
     "forbidden_act",
     "denied_act",
     "lacks_identifier",
+    "lacks_listed",
     "ruled_out_in_path",
     "forbidden_path",
     "new_top_level",

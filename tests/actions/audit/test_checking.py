@@ -457,3 +457,21 @@ def test_a_value_another_rule_allows_even_below_the_judged_ranks_is_no_breach_of
     assert checks[0].breaches == []
     (breach,) = checks[1].breaches
     assert (breach.rule, breach.verdict.reading) == (general, "other_value")
+
+
+def test_a_path_in_a_forbidden_area_counts_below_the_judged_ranks_for_what_the_rule_forbids_there() -> None:
+    local = rule(8, "Packages must not place any files in /usr/local.", "prohibition", "must not")
+    binaries = rule(9, "No binaries may be located under /etc.", "prohibition", "No binaries may")
+    filler = ranks_above_judged()
+    ships = clause("The helper files are shipped in the .deb under /usr/local/share/acme.")
+    init_script = clause("The init script kept for sysvinit hosts is installed as /etc/init.d/acme.")
+
+    check = check_target(
+        [ships, init_script],
+        [[*filler, candidate(local, FLAG["forbidden_path"])], [*filler, candidate(binaries, STRONG)]],
+        GDPR,
+        rules=20,
+    )
+
+    (breach,) = check.breaches
+    assert (breach.clause, breach.verdict.reading) == (ships, "forbidden_path")

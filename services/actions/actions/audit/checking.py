@@ -22,7 +22,8 @@ from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import JUDGED, Candidate
+from actions.audit.matching import JUDGED, Candidate, key_terms
+from actions.audit.quantities import paths
 from actions.audit.restrictions import forbids_further_restrictions
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
@@ -200,6 +201,14 @@ def _judged(
         verdict = governing_verdict(clause, candidate, weights, lexicon)
         if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
             continue
+        # Further down, a path inside a forbidden area counts for what the rule forbids placing there:
+        # "No binaries may be located under /etc" says nothing of an init script in /etc/init.d.
+        if (
+            deep
+            and verdict.reading == "forbidden_path"
+            and not _names_what_is_placed(clause.text, candidate.rule.text)
+        ):
+            continue
         # A new top-level directory counts where the matching found it by the clause's area, which
         # knows the directories the target names (the judgement of one rule does not).
         if verdict.reading == "new_top_level" and not candidate.by_area:
@@ -210,6 +219,17 @@ def _judged(
     return judged
 
 
+def _names_what_is_placed(clause: str, rule: str) -> bool:
+    """Whether ``clause`` shares a key term of ``rule`` outside its paths and its verbs of placing
+    ("files" of "must not place any files in /usr/local")."""
+    words = rule
+    for path in paths(rule):
+        words = words.replace(path, " ")
+    named = {term for term in key_terms(words) if not _PLACING_TERM.match(term)}
+    return bool(named & key_terms(clause))
+
+
+_PLACING_TERM: Final = re.compile(r"(?:plac|instal|put|locat|stor)")
 _FIGURE: Final = re.compile(rf"\d|/|\b(?:{CARDINAL_ALTERNATION})\b", re.IGNORECASE)
 
 
@@ -228,6 +248,7 @@ STATED: Final = frozenset(
         "other_value",
         "forbidden_value",
         "misplaced",
+        "forbidden_path",
         "read_only",
         "characters",
         "new_top_level",

@@ -347,6 +347,22 @@ def test_a_write_into_an_area_kept_free_of_writes_counts_below_the_judged_ranks(
     assert breach.verdict.reading == "read_only"
 
 
+def test_a_write_into_an_area_kept_free_of_writes_found_by_that_area_counts_at_any_standing() -> None:
+    usr = rule(
+        7, "/usr should be shareable between hosts and must not be written to.", "prohibition", "must not"
+    )
+    refreshes = clause("At run time the daemon refreshes its cache in /usr/share/acme/cache.")
+    by_area = Candidate(usr, relatedness=0.1, similarity=0.1, term_share=0.0, standing=-5.0, by_area=True)
+    by_rank = Candidate(usr, relatedness=0.1, similarity=0.1, term_share=0.0, standing=-5.0)
+
+    found = check_target([refreshes], [[by_area]], GDPR, rules=20)
+    not_found = check_target([refreshes], [[by_rank]], GDPR, rules=20)
+
+    (breach,) = found.breaches
+    assert (breach.rule, breach.verdict.reading) == (usr, "read_only")
+    assert not_found.breaches == []
+
+
 INIT_SCRIPTS = rule(
     8,
     "The package maintainer scripts must use invoke-rc.d to invoke the /etc/init.d/* init scripts "

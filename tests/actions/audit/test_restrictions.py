@@ -35,6 +35,8 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
         # A price set on exercising a right.
         ("Vendors who ship the library inside their appliances must pay us 2 EUR per unit.", "ship"),
         ("Anybody who adapts the plugin for another editor owes us a fee of 50 EUR.", "adapts"),
+        # The company's own licence terms for the work.
+        ("The setup wizard's EULA will say that the agent may not be modified.", "modified"),
         # A grant followed by what it withholds.
         (
             "Partners may install the builds for their own customers, but may not pass copies on to anyone else.",

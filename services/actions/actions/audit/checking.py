@@ -257,6 +257,12 @@ STATED: Final = frozenset(
 )
 
 
+def _by_what_it_does(candidate: Candidate, verdict: Verdict) -> bool:
+    """A write into an area the rule keeps free of writes, where the rule was matched by that area
+    (``matching``): matched by what the clause does, like a further restriction, whatever its standing."""
+    return candidate.by_area and verdict.reading == "read_only"
+
+
 def _stated(verdict: Verdict) -> bool:
     return verdict.conflict and verdict.reading in STATED
 
@@ -275,7 +281,11 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
         return item[0].standing - FLAG[item[1].reading]
 
     conflicts = sorted(
-        ((c, v) for c, v in judged if v.conflict and c.standing >= FLAG[v.reading]),
+        (
+            (c, v)
+            for c, v in judged
+            if v.conflict and (c.standing >= FLAG[v.reading] or _by_what_it_does(c, v))
+        ),
         key=strength,
         reverse=True,
     )

@@ -1,8 +1,8 @@
 """Areas a rule keeps free of writes, and clauses that write: "/usr … must not be written to",
 "must not modify /etc/group", data that "doesn't need to be modified"; a clause that saves, appends,
-updates or overwrites (changes data at run time, rather than installing it). A rule that keeps people
-from writing there ("Users must never need to modify files in /var/lib") is broken by people writing,
-not by a program keeping its state there.
+updates, refreshes or overwrites (changes data at run time, rather than installing it). A rule that
+keeps people from writing there ("Users must never need to modify files in /var/lib") is broken by
+people writing, not by a program keeping its state there.
 """
 
 import re
@@ -19,6 +19,7 @@ _READ_ONLY: Final = re.compile(
 _WRITES: Final = re.compile(
     r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
     r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
+    r"refresh(?:es|ed|ing)?|regenerat(?:e|es|ed|ing)|"
     r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
     re.IGNORECASE,
 )

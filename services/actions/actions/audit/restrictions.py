@@ -37,9 +37,13 @@ _RECIPIENT: Final = re.compile(
     r"integrators?)\b",
     re.IGNORECASE,
 )
-# A term of the company's own added to the licence restricts every recipient.
+# A term of the company's own added to the licence, or its own licence terms for the work, restricts
+# every recipient ("The EULA will say that the agent may not be modified").
 _ADDED_TERM: Final = re.compile(
-    r"\b(?:added|extra|additional|further|own)\s+(?:clause|term|condition|restriction)s?\b", re.IGNORECASE
+    r"\b(?:added|extra|additional|further|own)\s+(?:clause|term|condition|restriction)s?\b|"
+    r"\b(?:eulas?|end[- ]user\s+(?:licen[cs]e|terms|agreement)s?|licen[cs]e\s+agreements?|"
+    r"terms\s+of\s+(?:use|service))\b",
+    re.IGNORECASE,
 )
 # The work the rights are about (a password or a badge is no work a licence grants rights in).
 _WORK: Final = re.compile(

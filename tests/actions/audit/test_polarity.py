@@ -145,3 +145,9 @@ def test_what_a_later_part_lets_someone_do_does_not_outweigh_a_denial_stated_fir
     # A part that allows in so many words still decides, and so does a first part that allows.
     assert stance("The downloads come with the licence; customers may copy it.") == "permits"
     assert stance("Customers may copy the notice; the installer does not show it.") != "does_not"
+
+
+def test_a_quoted_example_is_mentioned_not_said() -> None:
+    assert stance("Error messages read like `tool: Could not read x.`, with a capital letter.") == "does"
+    assert stance('The tool prints "file not found" and exits with status 2.') == "does"
+    assert stance("The tool does not print `done`.") == "does_not"

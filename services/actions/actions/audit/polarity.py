@@ -73,7 +73,9 @@ _DISCRETION: Final = re.compile(
 
 
 def stance(sentence: str) -> Stance:
-    """What the sentence does with its subject: does it, does not, permits it, or waives it."""
+    """What the sentence does with its subject: does it, does not, permits it, or waives it. What it
+    quotes is mentioned, not said ("should read like `tool: Could not read x.`" denies nothing)."""
+    sentence = _QUOTED.sub(lambda m: " " * len(m.group(0)), sentence)
     if _DISCRETION.search(sentence):
         return "waives"
     # "The downloads come without a copy of the licence; customers can look it up online": what the
@@ -90,6 +92,10 @@ def stance(sentence: str) -> Stance:
             return "waives" if cue.waives or denies(after) else "permits"
         return "does_not" if denies(after) else "does"
     return "does_not" if denies(sentence) else "does"
+
+
+# A quoted example: in backticks, or in double quotes ("…", “…”) of at least two words.
+_QUOTED: Final = re.compile(r"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”")
 
 
 def denies(text: str) -> bool:

@@ -1277,3 +1277,27 @@ def test_leaving_undone_what_a_rule_allows_only_in_one_form_is_no_opposite() -> 
     )
 
     assert verdict is None or verdict.reading != "opposite"
+
+
+TMPDIR_RULE = (
+    "If you make temporary files, check the TMPDIR environment variable; if that variable is defined, "
+    "use the specified directory instead of /tmp."
+)
+
+
+def test_what_a_rule_rules_out_done_only_as_a_fallback_beside_what_it_requires_by_name_keeps_it() -> None:
+    fallback = verdict_of(
+        "Scratch files honour TMPDIR and fall back to /tmp only when it is unset.",
+        TMPDIR_RULE,
+        "recommendation",
+        "check",
+    )
+    always = verdict_of(
+        "Scratch files always go to /tmp/acme, whatever the environment says.",
+        TMPDIR_RULE,
+        "recommendation",
+        "check",
+    )
+
+    assert not fallback.conflict
+    assert (always.conflict, always.reading) == (True, "ruled_out_in_path")

@@ -36,7 +36,7 @@ from typing import Final
 
 from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
-from actions.audit.identifiers import denied_identifiers, identifier_terms, required_identifiers
+from actions.audit.identifiers import denied_identifiers, identifier_terms, identifiers, required_identifiers
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
 from actions.audit.matching import key_terms, words_for_terms
@@ -350,7 +350,12 @@ def _by_polarity(
             True, "permits_more", f"{said} and allows only what it names; the clause permits more.", _AGREE
         )
     done = rule.ruled_out & done_to
-    if done & rule.ruled_out_heads:
+    # "Scratch files honour TMPDIR and fall back to /tmp only when it is unset": a clause doing by name
+    # what the rule requires instead does what it rules out only where the rule's condition leaves it.
+    by_name = required_identifiers(after).keys() & (
+        identifiers(practice).keys() - denied_identifiers(clause).keys()
+    )
+    if done & rule.ruled_out_heads and not by_name:
         words = _words(clause, done)
         reading = "polarity"
         # What it rules out named in code form ("don’t compute it from argv[0]"): as specific as a

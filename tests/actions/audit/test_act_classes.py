@@ -1,7 +1,7 @@
 """Verbs that name one act: the listed classes, read on stems and on irregular forms."""
 
 from actions.audit.act_classes import same_act
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 
 
 def test_a_verb_of_the_class_names_the_rules_act() -> None:

@@ -14,8 +14,6 @@ from actions.audit.matching import (
     SMALL_TARGET_UNIT,
     TargetRules,
     governing_rules,
-    key_terms,
-    shared_words,
     standings,
 )
 from policypal.contracts.audit import Modality
@@ -139,13 +137,6 @@ def test_modal_words_are_no_shared_terms() -> None:
     )
 
     assert candidate.term_share == 0
-    assert key_terms("must shall should may need required allowed optional never always") == frozenset()
-
-
-def test_a_name_written_with_underscores_is_its_words() -> None:
-    assert key_terms("The upstream_version must contain only alphanumerics") >= key_terms(
-        "the upstream version"
-    )
 
 
 def test_the_rules_section_title_counts_toward_its_terms() -> None:
@@ -299,16 +290,3 @@ def test_a_target_without_rules_gives_every_clause_no_candidate() -> None:
     target = TargetRules.of([])
 
     assert governing_rules(["Logs are rotated."], vectors(unit(1, 0)), target) == [[]]
-
-
-def test_shared_words_are_the_clauses_own_words_the_rule_shares() -> None:
-    words = shared_words(
-        "Staff must encrypt laptops and Backups, and backups are kept off-site.",
-        "Contractors must encrypt every backup.",
-    )
-
-    assert words == ["encrypt", "Backups"]
-
-
-def test_modal_words_are_never_shown_as_shared() -> None:
-    assert shared_words("Staff must always encrypt laptops.", "Contractors must always sign the NDA.") == []

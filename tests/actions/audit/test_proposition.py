@@ -1,8 +1,8 @@
 """A rule's proposition: its terms, the head of its act, what it rules out; whether a clause speaks of it."""
 
 from actions.audit.judgement import judge
+from actions.audit.key_terms import key_terms
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import key_terms
 from actions.audit.proposition import Proposition
 from actions.audit.verdict import Verdict
 from policypal.embeddings import MiniLMEmbedder

@@ -2,7 +2,7 @@
 
 import pytest
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 from actions.audit.spelling import american_spelling
 
 

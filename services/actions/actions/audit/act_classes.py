@@ -11,7 +11,7 @@ also a common noun ("change", "patch", "place" aside) would read a clause's subj
 
 from typing import Final
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 
 _CLASSES: Final = (
     # Putting a thing into a package, a tree or a place.

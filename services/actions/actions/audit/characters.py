@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 from actions.audit.placement import names_subject
 from actions.audit.polarity import denied_terms, stance, without_purpose
 from actions.audit.verdict import Verdict

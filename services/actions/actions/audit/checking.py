@@ -21,8 +21,9 @@ from actions.audit.characters import names_characters
 from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
+from actions.audit.key_terms import key_terms
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import JUDGED, Candidate, key_terms
+from actions.audit.matching import JUDGED, Candidate
 from actions.audit.quantities import paths
 from actions.audit.restrictions import forbids_further_restrictions
 from actions.audit.verdict import Reading, Verdict

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 from actions.audit.polarity import denied_scopes, negated_scopes, turned_away_scopes
 
 # An option after a space, a quote or a bracket ("-g", "--with-", "--enable-foo"), a name of capitals

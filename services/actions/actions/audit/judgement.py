@@ -37,9 +37,9 @@ from typing import Final
 from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
 from actions.audit.identifiers import denied_identifiers, identifier_terms, identifiers, required_identifiers
+from actions.audit.key_terms import key_terms, words_for_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
-from actions.audit.matching import key_terms, words_for_terms
 from actions.audit.opposites import opposite_acts
 from actions.audit.placement import areas_named, by_path, by_read_only
 from actions.audit.polarity import (

@@ -16,7 +16,6 @@ on one target's rules at a time.
 """
 
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,15 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.audit.document_names import as_document_words
+from actions.audit.key_terms import key_terms
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
-from actions.audit.spelling import american_spelling
 from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
 from policypal.contracts import ResolvedDocument
 from policypal.rules import NEGATIVE_MODALITIES, is_binding
 from policypal.vectorstore import RulePoint, StoredRule
-from policypal.vectorstore.sparse_terms import terms
 
 #: Weight of the embedding cosines in relatedness; the rest is the shared key terms.
 DENSE_WEIGHT: Final = 0.6
@@ -52,16 +50,6 @@ CANDIDATES: Final = 20
 #: compliant clause of the bench and found nothing more). A conflict on what the clause states of the
 #: rule's own subject (a figure, a value, a place: ``checking.STATED``) counts at any rank.
 JUDGED: Final = 6
-# Modal and generic words say how binding a sentence is, not what it is about.
-_GENERIC: Final = frozenset(
-    terms(
-        "must shall should may might can could will would need needs required require requires requirement "
-        "allowed allow permitted permit prohibited prohibit forbidden forbid recommended recommend "
-        "mandatory optional always never also every each any all following use used using make made "
-        "ensure include includes including provide provided case cases way ways one"
-    )
-)
-_WORD: Final = re.compile(r"\w+(?:[.'’-]\w+)*")
 
 
 @dataclass(frozen=True)
@@ -130,22 +118,6 @@ class TargetRules:
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
         return math.log(len(self.rules) + 2)
-
-
-def key_terms(text: str) -> frozenset[str]:
-    """The stemmed content terms of ``text``, without modal and generic words."""
-    return frozenset(key_terms_in_order(text))
-
-
-def key_terms_in_order(text: str) -> list[str]:
-    """The stemmed content terms of ``text`` in reading order, each once; a name written with
-    underscores is its words ("upstream_version" is what "the upstream version" names), and British
-    spellings are read as American ones ("licence" is "license": ``spelling``)."""
-    words = american_spelling(_SNAKE_CASE.sub(" ", text))
-    return list(dict.fromkeys(t for t in terms(words) if t not in _GENERIC and not t.isdigit()))
-
-
-_SNAKE_CASE: Final = re.compile(r"(?<=[a-z])_(?=[a-z])")
 
 
 def governing_rules(
@@ -273,22 +245,6 @@ def _term_shares(clause_terms: Sequence[frozenset[str]], target: TargetRules) ->
     totals[totals == 0] = 1.0
     shares: npt.NDArray[np.float32] = (weights @ present.T) / totals
     return shares
-
-
-def shared_words(clause: str, rule: str) -> list[str]:
-    """The clause's own words whose terms the rule shares (for showing why they were matched)."""
-    return words_for_terms(clause, key_terms(rule))
-
-
-def words_for_terms(text: str, wanted: frozenset[str]) -> list[str]:
-    """The words of ``text`` whose key terms are among ``wanted`` (a stem is not stemmed again:
-    "sublicens" would become "sublicen"), each once, at most 8."""
-    words: list[str] = []
-    for word in _WORD.findall(text):
-        stems = key_terms(word)
-        if stems and stems <= wanted and word.lower() not in (w.lower() for w in words):
-            words.append(word)
-    return words[:8]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ and plain on purpose: an opposite read too widely would turn agreement into conf
 
 from typing import Final
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 
 _PAIRS: Final = (
     ("remove delete purge erase discard overwrite strip drop", "keep kept retain leave leaves left preserve"),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
 from actions.audit.quantities import holds, path_within, paths, same_area
 from actions.audit.read_only import keeps_free_of_writes, keeps_people_from_writing, people_write, writes

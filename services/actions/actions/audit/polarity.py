@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Final, Literal
 
-from actions.audit.matching import key_terms
+from actions.audit.key_terms import key_terms
 from policypal.rules import NEGATIVE_MODALITIES, is_instruction, modal_cue
 from policypal.rules.modality import CONDITION_OPENERS
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 from typing import Final
 
 from actions.audit.act_classes import same_act
+from actions.audit.key_terms import key_terms, key_terms_in_order, words_for_terms
 from actions.audit.lexicon import Lexicon, words_of
-from actions.audit.matching import key_terms, key_terms_in_order, words_for_terms
 from actions.audit.polarity import (
     act_verbs,
     after_auxiliaries,

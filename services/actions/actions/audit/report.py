@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from actions.audit.checking import Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.coverage import TargetCoverage
-from actions.audit.matching import shared_words
+from actions.audit.key_terms import shared_words
 from actions.citing.citations import cite
 from actions.drafting import document_name
 from actions.lifecycle.request import ActionAnswer

@@ -1,0 +1,55 @@
+"""Key terms: the stemmed content words a clause and a rule are matched and judged on.
+
+Modal and generic words ("must", "use", "include") say how binding a sentence is, not what it is
+about, and are left out; a name in snake case is its words; British spellings read as American ones
+(``spelling``). One module for the audit's vocabulary, so every reading stems alike.
+"""
+
+import re
+from typing import Final
+
+from actions.audit.spelling import american_spelling
+from policypal.vectorstore.sparse_terms import terms
+
+# Modal and generic words say how binding a sentence is, not what it is about.
+_GENERIC: Final = frozenset(
+    terms(
+        "must shall should may might can could will would need needs required require requires requirement "
+        "allowed allow permitted permit prohibited prohibit forbidden forbid recommended recommend "
+        "mandatory optional always never also every each any all following use used using make made "
+        "ensure include includes including provide provided case cases way ways one"
+    )
+)
+_WORD: Final = re.compile(r"\w+(?:[.'’-]\w+)*")
+
+
+def key_terms(text: str) -> frozenset[str]:
+    """The stemmed content terms of ``text``, without modal and generic words."""
+    return frozenset(key_terms_in_order(text))
+
+
+def key_terms_in_order(text: str) -> list[str]:
+    """The stemmed content terms of ``text`` in reading order, each once; a name written with
+    underscores is its words ("upstream_version" is what "the upstream version" names), and British
+    spellings are read as American ones ("licence" is "license": ``spelling``)."""
+    words = american_spelling(_SNAKE_CASE.sub(" ", text))
+    return list(dict.fromkeys(t for t in terms(words) if t not in _GENERIC and not t.isdigit()))
+
+
+_SNAKE_CASE: Final = re.compile(r"(?<=[a-z])_(?=[a-z])")
+
+
+def shared_words(clause: str, rule: str) -> list[str]:
+    """The clause's own words whose terms the rule shares (for showing why they were matched)."""
+    return words_for_terms(clause, key_terms(rule))
+
+
+def words_for_terms(text: str, wanted: frozenset[str]) -> list[str]:
+    """The words of ``text`` whose key terms are among ``wanted`` (a stem is not stemmed again:
+    "sublicens" would become "sublicen"), each once, at most 8."""
+    words: list[str] = []
+    for word in _WORD.findall(text):
+        stems = key_terms(word)
+        if stems and stems <= wanted and word.lower() not in (w.lower() for w in words):
+            words.append(word)
+    return words[:8]

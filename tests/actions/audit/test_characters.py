@@ -55,6 +55,9 @@ def test_the_names_a_clause_gives_are_its_examples_and_what_things_are_called_or
     )
 
     assert list(given_names(clause)) == ["4.1.0_hf1234", "acme.agent", "AcmeCLI"]
+    assert list(given_names("The plug-in will be packaged as Acme_RoomKit.")) == ["Acme_RoomKit"]
+    # "named after" says where a name comes from, not what it is.
+    assert list(given_names("Each account is named after the package, with a leading underscore.")) == []
 
 
 def test_characters_named_in_words_count_unless_denied() -> None:

@@ -491,3 +491,35 @@ def test_a_path_in_a_forbidden_area_counts_below_the_judged_ranks_for_what_the_r
 
     (breach,) = check.breaches
     assert (breach.clause, breach.verdict.reading) == (ships, "forbidden_path")
+
+
+def test_a_name_met_by_the_rule_on_names_counts_at_any_standing_where_the_clause_says_whose_name_it_is() -> (
+    None
+):
+    names = rule(
+        9,
+        "Package names must consist only of lower case letters (a-z), digits (0-9), plus (+) and minus (-).",
+        "obligation",
+        "must",
+    )
+    package = clause(
+        "Plug-ins are packaged separately and named after their class, for example acme-plugin_SNMP."
+    )
+    account = clause("The daemon runs as a system account named _acme, clear of the login names we hand out.")
+
+    def by_name(standing: float) -> Candidate:
+        return Candidate(
+            names, relatedness=0.1, similarity=0.1, term_share=0.0, standing=standing, by_name=True
+        )
+
+    check = check_target([package, account], [[by_name(-5.0)], [by_name(-5.0)]], GDPR, rules=20)
+    by_rank = check_target(
+        [package],
+        [[Candidate(names, relatedness=0.1, similarity=0.1, term_share=0.0, standing=-5.0)]],
+        GDPR,
+        rules=20,
+    )
+
+    (breach,) = check.breaches
+    assert (breach.clause, breach.verdict.reading) == (package, "characters")
+    assert by_rank.breaches == []

@@ -45,11 +45,14 @@ def test_the_model_sees_binding_rules_only_and_a_few_per_target() -> None:
     assert all(c.rule.modality == "obligation" for c in shown)
 
 
-def test_the_model_sees_a_rule_naming_the_clauses_area_whatever_its_standing() -> None:
+def test_the_model_sees_a_rule_naming_the_clauses_area_or_on_the_name_it_gives_whatever_its_standing() -> (
+    None
+):
     by_area = replace(candidate(4, SHOWN_TO_MODEL - 3), by_area=True)
-    found = [candidate(1, RELATED + 1), candidate(3, SHOWN_TO_MODEL - 0.1), by_area]
+    by_name = replace(candidate(5, SHOWN_TO_MODEL - 3), by_name=True)
+    found = [candidate(1, RELATED + 1), candidate(3, SHOWN_TO_MODEL - 0.1), by_area, by_name]
 
-    assert [c.rule.rule_index for c in shown_to_model(found)] == [1, 4]
+    assert [c.rule.rule_index for c in shown_to_model(found)] == [1, 4, 5]
 
 
 def shown(number: int, *rules: int) -> ShownClause:

@@ -192,6 +192,25 @@ def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts
     assert [c.rule.rule_index for c in granting] == [0, 1]
 
 
+def test_a_rule_on_the_characters_of_names_is_a_candidate_of_every_clause_that_gives_a_name() -> None:
+    names = rule(
+        3,
+        "Package names must consist only of lower case letters (a-z), digits (0-9), plus (+) and minus (-).",
+    )
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=names, vector=unit(0, 0, 1))])
+
+    gives, gives_none = governing_rules(
+        ["The plug-in will be packaged as Acme_RoomKit.", "The plug-in is packaged separately."],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [(c.rule.rule_index, c.by_name) for c in gives] == [(0, False), (1, False), (3, True)]
+    assert [c.rule.rule_index for c in gives_none] == [0, 1]
+
+
 def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
     stored = retention_rules(3)
     group = rule(

@@ -18,7 +18,7 @@ from typing import Final
 
 from actions.audit.key_terms import key_terms
 from actions.audit.placement import names_subject
-from actions.audit.polarity import denied_terms, stance, without_purpose
+from actions.audit.polarity import denied_terms, rule_act, stance, without_purpose
 from actions.audit.verdict import Verdict
 
 _CLASSES: Final[dict[str, frozenset[str]]] = {
@@ -48,7 +48,8 @@ _ONLY: Final = re.compile(r"\b(?:only|solely|exclusively)\b", re.IGNORECASE)
 _INCLUDE: Final = re.compile(r"\b(?:include|contain|use|have)\b", re.IGNORECASE)
 # Where a clause gives a name: as an example, as what a thing is called or installed as, in quotes.
 _GIVEN: Final = re.compile(
-    r"(?:\b(?:as\s+in|such\s+as|e\.g\.,?|for\s+example|called|named|(?:installed|shipped|published)\s+as)\s+"
+    r"(?:\b(?:as\s+in|such\s+as|e\.g\.,?|for\s+example|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
+    r"(?:installed|shipped|published|packaged|released|uploaded)\s+as)\s+"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,
 )
@@ -84,6 +85,30 @@ def character_rule(act: str, negative: bool) -> CharacterRule | None:
         return None
     words = re.sub(r"^(?:of|from)\s+", "", " ".join(listed.split())).rstrip(".;, ")
     return CharacterRule(frozenset(characters), bool(only), words)
+
+
+@lru_cache(maxsize=8192)
+def rules_characters(rule: str, modal_words: str, negative: bool) -> bool:
+    """Whether ``rule`` allows only, or forbids, characters in what its subject names (asked of every
+    rule of a target by the matching: read once per rule)."""
+    return character_rule(rule_act(rule, modal_words), negative) is not None
+
+
+def gives_names(clause: str) -> bool:
+    """Whether ``clause`` gives a name (an example, what a thing is called or packaged as)."""
+    return next(given_names(clause), None) is not None
+
+
+def names_whole_subject(clause: str, rule: str, modal_words: str) -> bool:
+    """Whether ``clause`` names every key term of the rule's subject, its asides left out ("package"
+    and "name" of "Package names (both source and binary, see Package) must …"): a clause met by the
+    name it gives, not by what it is about, must say whose name it is."""
+    at = rule.lower().find(modal_words.lower())
+    subject = key_terms(_ASIDE.sub(" ", rule[: max(at, 0)]))
+    return bool(subject) and subject <= key_terms(clause)
+
+
+_ASIDE: Final = re.compile(r"\([^()]*\)")
 
 
 def names_characters(text: str) -> bool:

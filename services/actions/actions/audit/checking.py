@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.characters import names_characters
+from actions.audit.characters import names_characters, names_whole_subject
 from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
@@ -145,7 +145,7 @@ def check_target(
     lowest = min(FLAG.values())
     for clause, found in zip(clauses, candidates, strict=True):
         judged = _judged(clause, found, lowest, weights, lexicon)
-        broken = _breaches(judged)
+        broken = _breaches(clause.text, judged)
         if broken:
             for candidate, verdict in broken:
                 check.breaches.append(
@@ -258,10 +258,16 @@ STATED: Final = frozenset(
 )
 
 
-def _by_what_it_does(candidate: Candidate, verdict: Verdict) -> bool:
-    """A write into an area the rule keeps free of writes, where the rule was matched by that area
+def _by_what_it_does(clause: str, candidate: Candidate, verdict: Verdict) -> bool:
+    """A write into an area the rule keeps free of writes, where the rule was matched by that area, or
+    a name with characters a rule on names does not allow, where the rule was matched by the name
     (``matching``): matched by what the clause does, like a further restriction, whatever its standing."""
-    return candidate.by_area and verdict.reading == "read_only"
+    rule = candidate.rule
+    return (candidate.by_area and verdict.reading == "read_only") or (
+        candidate.by_name
+        and verdict.reading == "characters"
+        and names_whole_subject(clause, rule.text, rule.modal_words)
+    )
 
 
 def _stated(verdict: Verdict) -> bool:
@@ -274,8 +280,8 @@ def _keeps_value(verdict: Verdict) -> bool:
     return not verdict.conflict and verdict.reading == "other_value"
 
 
-def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:
-    """The rules the clause breaks: the strongest conflict, and a second one on another page that is
+def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:
+    """The rules ``clause`` breaks: the strongest conflict, and a second one on another page that is
     nearly as strong (a clause can break two rules; the officer sees both)."""
 
     def strength(item: tuple[Candidate, Verdict]) -> float:
@@ -285,7 +291,7 @@ def _breaches(judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candida
         (
             (c, v)
             for c, v in judged
-            if v.conflict and (c.standing >= FLAG[v.reading] or _by_what_it_does(c, v))
+            if v.conflict and (c.standing >= FLAG[v.reading] or _by_what_it_does(clause, c, v))
         ),
         key=strength,
         reverse=True,

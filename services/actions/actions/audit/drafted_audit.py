@@ -161,12 +161,12 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     shown = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
     shown = shown[:RULES_PER_TARGET]
     # A rule against further restrictions is matched to a restricting clause by what it does, not by
-    # how related it is (``restrictions``), and one of the few naming the clause's area by that area:
-    # each is shown whatever its standing.
+    # how related it is (``restrictions``), one of the few naming the clause's area by that area, and a
+    # rule on the characters of names by the name the clause gives: each is shown whatever its standing.
     return shown + [
         c
         for c in candidates
-        if (c.by_area or forbids_further_restrictions(c.rule.text))
+        if (c.by_area or c.by_name or forbids_further_restrictions(c.rule.text))
         and is_binding(c.rule.modality)
         and c not in shown
     ]

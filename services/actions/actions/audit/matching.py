@@ -24,6 +24,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
 from actions.audit.quantities import depth, path_within, paths
@@ -64,6 +65,9 @@ class Candidate:
     standing: float = 0.0
     #: A candidate by the clause's area (``_naming_its_area``), whatever its relatedness.
     by_area: bool = False
+    #: A rule on the characters of names, a candidate of a clause that gives a name, whatever its
+    #: relatedness ("packaged as Marram_RoomKit" for "Package names must consist only of …").
+    by_name: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class TargetRules:
     rule_paths: list[list[str]]
     #: Every area the target's rules name: a directory a clause calls new is one the target never names.
     known_paths: list[str]
+    #: The rules that allow only, or forbid, characters in a name (``characters``).
+    name_rules: list[int]
 
     @classmethod
     def of(
@@ -113,7 +119,12 @@ class TargetRules:
         factors = [2.2 / (1 + 1.2 * (0.25 + 0.75 * len(ts) / max(average, 1.0))) for ts in rule_terms]
         named = [[p for p in paths(r.text) if p != "/"] for r in rules]
         known_paths = [area for areas in named for area in areas]
-        return cls(rules, vectors, around, rule_terms, rarity, factors, named, known_paths)
+        name_rules = [
+            j
+            for j, rule in enumerate(rules)
+            if rules_characters(rule.text, rule.modal_words, rule.modality in NEGATIVE_MODALITIES)
+        ]
+        return cls(rules, vectors, around, rule_terms, rarity, factors, named, known_paths, name_rules)
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -150,6 +161,8 @@ def governing_rules(
             ordered += [j for j in against_restrictions if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
+        by_name = target.name_rules if gives_names(clauses[i]) else []
+        ordered += [j for j in by_name if j not in ordered]
         found.append(
             [
                 Candidate(
@@ -159,6 +172,7 @@ def governing_rules(
                     float(shares[i, j]),
                     float(standing[i, j]),
                     j in by_area,
+                    j in by_name,
                 )
                 for j in ordered
             ]

@@ -34,6 +34,8 @@ from policypal.rules.modality import is_binding, is_instruction, modal_cue
             "must neither",
         ),
         ("Nor may the archive be re-signed by a third party.", "prohibition", "Nor may"),
+        ("There must be no subdirectories in /usr/bin.", "prohibition", "There must be no"),
+        ("There should be no unused build dependencies.", "recommendation_against", "There should be no"),
         (
             "Therefore, no program should assume where home directories are.",
             "recommendation_against",

@@ -24,6 +24,9 @@ ROOT_RULE = (
         ("create new directories in the root hierarchy", "/"),
         ("Creating a new subdirectory of the root filesystem", "/"),
         ("add files to /var/lib", None),
+        # What "There must be no" leaves of its rule, and the rule whole.
+        (" subdirectories in /usr/bin.", "/usr/bin"),
+        ("There must be no subdirectories in /usr/bin.", "/usr/bin"),
         ("use the top level of /var for data", None),
     ],
 )
@@ -49,6 +52,10 @@ def test_a_directory_is_added_only_right_under_the_area_and_when_called_new() ->
             VAR_RULE,
         ),
         ("The tool writes its evidence to /evidence, a top-level directory that it creates.", ROOT_RULE),
+        (
+            "Products with many commands may install them into their own subdirectory, such as /usr/bin/acme/.",
+            ("There must be no subdirectories in /usr/bin.", "prohibition", "There must be no"),
+        ),
     ],
 )
 def test_adding_a_directory_at_a_closed_top_level_conflicts(clause: str, rule: tuple[str, str, str]) -> None:

@@ -22,7 +22,13 @@ _ROOT: Final = re.compile(r"\broot\s+(?:hierarchy|file\s?system|directory)\b", r
 # A rule about adding directories there, and a clause that says its directory is a new one (a clause
 # that merely creates files in /tmp adds no directory).
 _DIRECTORIES: Final = re.compile(r"\b(?:sub)?director(?:y|ies)\b", re.IGNORECASE)
-_ADDS: Final = re.compile(r"\b(?:new|top[- ]level)\b", re.IGNORECASE)
+# A directory of one's own is one added: "into their own subdirectory, such as /usr/bin/fjordline/".
+_ADDS: Final = re.compile(r"\b(?:new|top[- ]level|own\s+(?:sub)?director(?:y|ies))\b", re.IGNORECASE)
+# "There must be no subdirectories in /usr/bin" (or what its modal words leave of it, "subdirectories
+# in /usr/bin"): that area's top level is closed.
+_NO_DIRECTORIES_IN: Final = re.compile(
+    rf"(?:^\W*|\bno\s+)(?:sub)?director(?:y|ies)\s+(?:in|under|within)\s+{_PATH}", re.I
+)
 
 
 @lru_cache(maxsize=8192)
@@ -30,7 +36,7 @@ def closed_top_level(act: str) -> str | None:
     """The area whose top level ``act`` (what a prohibition forbids) keeps free of new directories."""
     if not _DIRECTORIES.search(act):
         return None
-    area = _TOP_LEVEL_OF.search(act)
+    area = _TOP_LEVEL_OF.search(act) or _NO_DIRECTORIES_IN.search(act)
     if area is not None:
         return area.group(1).rstrip("/.") or "/"
     return "/" if _ROOT.search(act) else None

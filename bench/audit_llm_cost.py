@@ -217,11 +217,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as qdrant_dir:
             results = asyncio.run(measure(corpus, Path(qdrant_dir), oracle=args.oracle))
     print(
-        f"{'source':<28}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
+        f"{'source':<30}{'mode':<8}{'calls':>6}{'checked':>9}{'sent':>6}{'prompt':>9}{'compl.':>8}{'first':>8}{'s':>7}"
     )
     for name, r in results.items():
         print(
-            f"{name:<28}{r['mode']:<8}{r['calls']:>6}{r['clauses_checked']:>9}{r['clauses_sent']:>6}"
+            f"{name:<30}{r['mode']:<8}{r['calls']:>6}{r['clauses_checked']:>9}{r['clauses_sent']:>6}"
             f"{r['prompt_tokens']:>9}{r['completion_tokens']:>8}{r['first_build_prompt_tokens']:>8}{r['seconds']:>7}"
             + (f"  found {r['found']}" if "found" in r else "")
         )

@@ -352,10 +352,10 @@ def _by_polarity(
     done = rule.ruled_out & done_to
     # "Scratch files honour TMPDIR and fall back to /tmp only when it is unset": a clause doing by name
     # what the rule requires instead does what it rules out only where the rule's condition leaves it.
-    by_name = required_identifiers(after).keys() & (
+    required_kept = required_identifiers(after).keys() & (
         identifiers(practice).keys() - denied_identifiers(clause).keys()
     )
-    if done & rule.ruled_out_heads and not by_name:
+    if done & rule.ruled_out_heads and not required_kept:
         words = _words(clause, done)
         reading = "polarity"
         # What it rules out named in code form ("don’t compute it from argv[0]"): as specific as a

@@ -45,6 +45,8 @@ def test_a_clause_enumerating_only_some_of_the_listed_items_goes_without_the_res
         # The rest named in another part, not left out there.
         "Only build and clean are written by hand; binary, binary-arch, binary-indep, build-arch and "
         "build-indep come from the debhelper sequence.",
+        # An enumeration of what else the clause says of some of them, not of what it implements.
+        "We implement all seven targets; only build and binary do real work, clean is a no-op.",
         # All of them.
         "Our debian/rules implement only clean, binary, binary-arch, binary-indep, build, build-arch and "
         "build-indep.",

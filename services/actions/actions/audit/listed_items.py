@@ -4,7 +4,8 @@ Regulations list what they require: "The following targets are required and must
 debian/rules: clean, binary, binary-arch, binary-indep, build, build-arch and build-indep." A clause
 that does only part of the list breaks the rule as plainly as one that denies it: "Our debian/rules
 files only need to implement build, binary and clean". The clause must enumerate at least two of
-the items after "only" (one common word, "build", is no list, nor is "only build binary packages");
+the items after "only", in a part of it saying what the rule does with them (one common word,
+"build", is no list, nor is "only build binary packages", nor "only build and binary do real work");
 the items it leaves out are what it goes without, unless another part of it names them without
 leaving them out ("only build and clean by hand; binary-arch comes from the helper" keeps the list).
 """
@@ -12,6 +13,7 @@ leaving them out ("only build and clean by hand; binary-arch comes from the help
 import re
 from typing import Final
 
+from actions.audit.key_terms import key_terms
 from actions.audit.verdict import Verdict
 
 #: Fewest items a list has, and fewest of them a clause names after "only".
@@ -58,11 +60,16 @@ def by_listed_items(clause: str, act: str, negative: bool, said: str) -> Verdict
     items = listed_items(act) if not negative else []
     if not items:
         return None
+    listing = _LIST.search(act)
+    # What the rule does with its list ("implemented by debian/rules"): the clause's enumeration must
+    # be of what it does the same with ("only need to implement build, binary and clean"), not of
+    # what else it says of them ("only build and binary do real work").
+    doing = key_terms(act[: listing.start()] if listing else act)
     parts = _PART.split(clause)
     for at, part in enumerate(parts):
         only = _ONLY.search(part)
         kept = _enumerated(only.group("scope"), items) if only else []
-        if len(kept) < MIN_NAMED:
+        if len(kept) < MIN_NAMED or not doing & key_terms(part):
             continue
         # Items named in another part count as kept, unless that part leaves them out.
         elsewhere = {

@@ -523,3 +523,17 @@ def test_a_name_met_by_the_rule_on_names_counts_at_any_standing_where_the_clause
     (breach,) = check.breaches
     assert (breach.clause, breach.verdict.reading) == (package, "characters")
     assert by_rank.breaches == []
+
+
+def test_a_relicensing_clause_breaks_the_rule_on_licensing_under_itself_below_the_judged_ranks() -> None:
+    under_itself = rule(
+        9, "You must license the entire work, as a whole, under this License.", "obligation", "must"
+    )
+    relicenses = clause("Partners may ship modified builds under their own proprietary EULA.")
+
+    check = check_target(
+        [relicenses], [[*ranks_above_judged(), candidate(under_itself, -5.0)]], GDPR, rules=20
+    )
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "relicensed"

@@ -192,6 +192,22 @@ def test_a_rule_against_further_restrictions_governs_every_clause_that_restricts
     assert [c.rule.rule_index for c in granting] == [0, 1]
 
 
+def test_a_rule_requiring_the_work_licensed_under_the_licence_governs_every_clause_relicensing_it() -> None:
+    under_itself = rule(3, "You must license the entire work, as a whole, under this License.")
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=under_itself, vector=unit(0, 0, 1))])
+
+    relicensing, keeping = governing_rules(
+        ["Partners may ship modified builds under their own proprietary EULA.", "Builds ship under the GPL."],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in relicensing] == [0, 1, 3]
+    assert [c.rule.rule_index for c in keeping] == [0, 1]
+
+
 def test_a_rule_on_the_characters_of_names_is_a_candidate_of_every_clause_that_gives_a_name() -> None:
     names = rule(
         3,

@@ -25,6 +25,7 @@ from actions.audit.key_terms import key_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate
 from actions.audit.quantities import paths
+from actions.audit.relicensing import requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
@@ -59,6 +60,8 @@ FLAG: Final[dict[Reading, float]] = {
     "read_only": RELATED - 3.0,
     # Matched by what the clause does, not by relatedness (``restrictions``): any standing.
     "further_restriction": -math.inf,
+    # Matched by what the clause does too (``relicensing``): the work passed on under other terms.
+    "relicensed": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,
@@ -194,7 +197,7 @@ def _judged(
     for rank, candidate in enumerate(found):
         if candidate.standing < lowest:
             continue
-        deep = rank >= JUDGED and not forbids_further_restrictions(candidate.rule.text)
+        deep = rank >= JUDGED and not _by_what_the_clause_does(candidate.rule.text)
         # A candidate by the clause's area is there for what the clause states, however the rule names it
         # ("a new subdirectory of the root filesystem").
         if deep and not candidate.by_area and not _names_figures(candidate.rule.text):
@@ -256,6 +259,12 @@ STATED: Final = frozenset(
         "ruled_out_in_path",
     }
 )
+
+
+def _by_what_the_clause_does(rule: str) -> bool:
+    """A rule matched to a clause by what the clause does, not by rank: against further restrictions
+    (``restrictions``), or requiring the work be licensed under the licence itself (``relicensing``)."""
+    return forbids_further_restrictions(rule) or requires_licensing_under_itself(rule)
 
 
 def _by_what_it_does(clause: str, candidate: Candidate, verdict: Verdict) -> bool:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
 from actions.audit.matching import Candidate, Matched
+from actions.audit.relicensing import requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions
 from actions.audit.verdict import Verdict
 from actions.drafting import document_name
@@ -161,12 +162,18 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     shown = [c for c in candidates if c.standing >= SHOWN_TO_MODEL and is_binding(c.rule.modality)]
     shown = shown[:RULES_PER_TARGET]
     # A rule against further restrictions is matched to a restricting clause by what it does, not by
-    # how related it is (``restrictions``), one of the few naming the clause's area by that area, and a
-    # rule on the characters of names by the name the clause gives: each is shown whatever its standing.
+    # how related it is (``restrictions``), as is one requiring the work be licensed under the licence
+    # itself (``relicensing``), one of the few naming the clause's area by that area, and a rule on
+    # the characters of names by the name the clause gives: each is shown whatever its standing.
     return shown + [
         c
         for c in candidates
-        if (c.by_area or c.by_name or forbids_further_restrictions(c.rule.text))
+        if (
+            c.by_area
+            or c.by_name
+            or forbids_further_restrictions(c.rule.text)
+            or requires_licensing_under_itself(c.rule.text)
+        )
         and is_binding(c.rule.modality)
         and c not in shown
     ]

@@ -55,6 +55,7 @@ from actions.audit.polarity import (
 )
 from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
+from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import by_top_level
 from actions.audit.values import by_forbidden_value, by_other_value
@@ -127,6 +128,7 @@ def judge(
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     return (
         _by_further_restriction(clause, rule, said)
+        or _by_relicensing(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
@@ -200,6 +202,22 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
         "sets_limit",
         f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
         f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
+    )
+
+
+def _by_relicensing(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule requiring the work be licensed under the licence itself, against a clause passing it on
+    under terms of its own (``relicensing``)."""
+    if not requires_licensing_under_itself(rule):
+        return None
+    relicensed = relicensing_of(clause)
+    if relicensed is None:
+        return None
+    return Verdict(
+        True,
+        "relicensed",
+        f"{said} (the work is licensed under the licence itself); the clause passes it on “{relicensed}”.",
+        "Pass the work on under the licence itself, or record why the rule does not apply.",
     )
 
 

@@ -29,6 +29,7 @@ from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
+from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
 from policypal.contracts import ResolvedDocument
@@ -150,15 +151,19 @@ def governing_rules(
     standing = standings(relatedness)
     found: list[list[Candidate]] = []
     top = min(limit, len(target.rules))
-    # A rule against further restrictions governs every clause that restricts (``restrictions``).
+    # A rule against further restrictions governs every clause that restricts (``restrictions``), and
+    # one requiring the work be licensed under the licence itself every clause relicensing it.
     against_restrictions = [
         j for j, rule in enumerate(target.rules) if forbids_further_restrictions(rule.text)
     ]
+    under_itself = [j for j, rule in enumerate(target.rules) if requires_licensing_under_itself(rule.text)]
     for i in range(len(clauses)):
         best = np.argpartition(-relatedness[i], top - 1)[:top]
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
         if against_restrictions and restriction_of(clauses[i]):
             ordered += [j for j in against_restrictions if j not in ordered]
+        if under_itself and relicensing_of(clauses[i]):
+            ordered += [j for j in under_itself if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []

@@ -93,6 +93,11 @@ _FORBIDDING: Final = re.compile(
 )
 
 
+def names_work(clause: str) -> bool:
+    """Whether ``clause`` names the work a licence grants rights in (software, its source, a build …)."""
+    return bool(_WORK.search(clause))
+
+
 @lru_cache(maxsize=8192)
 def forbids_further_restrictions(rule: str) -> bool:
     """Whether ``rule`` forbids imposing further restrictions on the rights its document grants (asked

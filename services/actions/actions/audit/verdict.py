@@ -8,6 +8,7 @@ Reading = Literal[
     "sets_limit",
     "read_only",
     "further_restriction",
+    "relicensed",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

@@ -5,8 +5,9 @@ A prohibition is broken only by a clause that does its act (``proposition``), an
 uses the rule's own verb. The audit's embedder reads some pairs alike (``lexicon``: begin/start,
 delete/remove) but not these: keep/contain, rewrite/alter, ship/include, ask/prompt and send/transmit
 are as far apart for it as delete/keep. So the few acts a software or licence rule forbids most are
-listed here, each as the verbs that do it (irregular forms too: the stemmer keeps "kept" apart). The lists are short and plain on purpose: a verb that is
-also a common noun ("change", "patch", "place" aside) would read a clause's subject as its act.
+listed here, each as the verbs that do it (irregular forms too: the stemmer keeps "kept" apart). The
+lists are short and plain on purpose: a verb that is also a common noun ("change", "patch", "place"
+aside) would read a clause's subject as its act.
 """
 
 from typing import Final

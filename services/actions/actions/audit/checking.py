@@ -23,10 +23,8 @@ from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
 from actions.audit.key_terms import key_terms
 from actions.audit.lexicon import Lexicon
-from actions.audit.matching import JUDGED, Candidate
+from actions.audit.matching import JUDGED, Candidate, matched_by_what_clauses_do
 from actions.audit.quantities import paths
-from actions.audit.relicensing import requires_licensing_under_itself
-from actions.audit.restrictions import forbids_further_restrictions
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
@@ -197,7 +195,7 @@ def _judged(
     for rank, candidate in enumerate(found):
         if candidate.standing < lowest:
             continue
-        deep = rank >= JUDGED and not _by_what_the_clause_does(candidate.rule.text)
+        deep = rank >= JUDGED and not matched_by_what_clauses_do(candidate.rule.text)
         # A candidate by the clause's area is there for what the clause states, however the rule names it
         # ("a new subdirectory of the root filesystem").
         if deep and not candidate.by_area and not _names_figures(candidate.rule.text):
@@ -261,13 +259,7 @@ STATED: Final = frozenset(
 )
 
 
-def _by_what_the_clause_does(rule: str) -> bool:
-    """A rule matched to a clause by what the clause does, not by rank: against further restrictions
-    (``restrictions``), or requiring the work be licensed under the licence itself (``relicensing``)."""
-    return forbids_further_restrictions(rule) or requires_licensing_under_itself(rule)
-
-
-def _by_what_it_does(clause: str, candidate: Candidate, verdict: Verdict) -> bool:
+def _matched_by_what_it_states(clause: str, candidate: Candidate, verdict: Verdict) -> bool:
     """A write into an area the rule keeps free of writes, where the rule was matched by that area, or
     a name with characters a rule on names does not allow, where the rule was matched by the name
     (``matching``): matched by what the clause does, like a further restriction, whatever its standing."""
@@ -300,7 +292,7 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
         (
             (c, v)
             for c, v in judged
-            if v.conflict and (c.standing >= FLAG[v.reading] or _by_what_it_does(clause, c, v))
+            if v.conflict and (c.standing >= FLAG[v.reading] or _matched_by_what_it_states(clause, c, v))
         ),
         key=strength,
         reverse=True,

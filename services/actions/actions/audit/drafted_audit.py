@@ -16,9 +16,7 @@ from pydantic import BaseModel, Field
 
 from actions.audit.checking import RELATED, Breach, TargetCheck
 from actions.audit.clauses import Clause
-from actions.audit.matching import Candidate, Matched
-from actions.audit.relicensing import requires_licensing_under_itself
-from actions.audit.restrictions import forbids_further_restrictions
+from actions.audit.matching import Candidate, Matched, matched_by_what_clauses_do
 from actions.audit.verdict import Verdict
 from actions.drafting import document_name
 from actions.organisation import with_organisation
@@ -168,12 +166,7 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     return shown + [
         c
         for c in candidates
-        if (
-            c.by_area
-            or c.by_name
-            or forbids_further_restrictions(c.rule.text)
-            or requires_licensing_under_itself(c.rule.text)
-        )
+        if (c.by_area or c.by_name or matched_by_what_clauses_do(c.rule.text))
         and is_binding(c.rule.modality)
         and c not in shown
     ]

@@ -43,8 +43,11 @@ def listed_items(act: str) -> list[str]:
     """The items an obligation's ``act`` lists after a colon, lower case, when each is one name and
     there are ``MIN_ITEMS`` or more; else none."""
     found = _LIST.search(act)
-    if found is None:
-        return []
+    return _items(found) if found is not None else []
+
+
+def _items(found: re.Match[str]) -> list[str]:
+    """The items of a list ``_LIST`` found, when each is one name and there are enough of them."""
     items = []
     for part in _ITEM_SEPARATOR.split(found.group("items")):
         item = _ITEM.fullmatch(part.strip())
@@ -57,14 +60,14 @@ def listed_items(act: str) -> list[str]:
 def by_listed_items(clause: str, act: str, negative: bool, said: str) -> Verdict | None:
     """The verdict on a clause that keeps to only some of the items an obligation lists; None when the
     rule lists none, or the clause does not restrict itself to some of them."""
-    items = listed_items(act) if not negative else []
-    if not items:
+    listing = _LIST.search(act) if not negative else None
+    items = _items(listing) if listing is not None else []
+    if listing is None or not items:
         return None
-    listing = _LIST.search(act)
     # What the rule does with its list ("implemented by debian/rules"): the clause's enumeration must
     # be of what it does the same with ("only need to implement build, binary and clean"), not of
     # what else it says of them ("only build and binary do real work").
-    doing = key_terms(act[: listing.start()] if listing else act)
+    doing = key_terms(act[: listing.start()])
     parts = _PART.split(clause)
     for at, part in enumerate(parts):
         only = _ONLY.search(part)

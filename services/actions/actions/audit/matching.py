@@ -132,6 +132,13 @@ class TargetRules:
         return math.log(len(self.rules) + 2)
 
 
+def matched_by_what_clauses_do(rule: str) -> bool:
+    """Whether ``rule`` is matched to a clause by what the clause does, whatever its rank or
+    relatedness: a rule against further restrictions (``restrictions``), or one requiring the work
+    be licensed under the licence itself (``relicensing``)."""
+    return forbids_further_restrictions(rule) or requires_licensing_under_itself(rule)
+
+
 def governing_rules(
     clauses: Sequence[str],
     clause_vectors: npt.NDArray[np.float32],

@@ -120,7 +120,7 @@ def restriction_of(clause: str) -> str | None:
     approval = _APPROVAL.search(clause)
     # Whom it binds: named recipients, a term added to the licence, or anyone who must ask first.
     binds_recipients = _RECIPIENT.search(clause) or _ADDED_TERM.search(clause) or approval
-    if not binds_recipients or not _WORK.search(clause):
+    if not binds_recipients or not names_work(clause):
         return None
     rights = _RIGHT
     if cue is not None and cue.modality == "prohibition":

@@ -3,7 +3,7 @@
 import pytest
 
 from actions.audit.judgement import judge
-from actions.audit.placement import defined_abbreviations
+from actions.audit.placement import defined_abbreviations, names_what_is_placed
 
 
 @pytest.mark.parametrize(
@@ -123,3 +123,17 @@ def test_going_without_a_path_a_prohibition_forbids_but_for_its_exception_keeps_
     )
 
     assert verdict is None or not verdict.conflict
+
+
+@pytest.mark.parametrize(
+    ("clause", "named"),
+    [
+        ("The tool installs its binaries in /usr/local/bin.", False),
+        ("The agent places its data files under /usr/local/share.", True),
+    ],
+)
+def test_names_what_is_placed_asks_for_what_the_rule_forbids_placing_not_only_where(
+    clause: str, named: bool
+) -> None:
+    rule = "Packages must not place any files in /usr/local"
+    assert names_what_is_placed(clause, rule) is named

@@ -21,10 +21,9 @@ from actions.audit.characters import names_characters, names_whole_subject
 from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
 from actions.audit.judgement import judge, severity_of
-from actions.audit.key_terms import key_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate, matched_by_what_clauses_do
-from actions.audit.quantities import paths
+from actions.audit.placement import names_what_is_placed
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
@@ -208,7 +207,7 @@ def _judged(
         if (
             deep
             and verdict.reading == "forbidden_path"
-            and not _names_what_is_placed(clause.text, candidate.rule.text)
+            and not names_what_is_placed(clause.text, candidate.rule.text)
         ):
             continue
         # A new top-level directory counts where the matching found it by the clause's area, which
@@ -221,17 +220,6 @@ def _judged(
     return judged
 
 
-def _names_what_is_placed(clause: str, rule: str) -> bool:
-    """Whether ``clause`` shares a key term of ``rule`` outside its paths and its verbs of placing
-    ("files" of "must not place any files in /usr/local")."""
-    words = rule
-    for path in paths(rule):
-        words = words.replace(path, " ")
-    named = {term for term in key_terms(words) if not _PLACING_TERM.match(term)}
-    return bool(named & key_terms(clause))
-
-
-_PLACING_TERM: Final = re.compile(r"(?:plac|instal|put|locat|stor)")
 _FIGURE: Final = re.compile(rf"\d|/|\b(?:{CARDINAL_ALTERNATION})\b", re.IGNORECASE)
 
 

@@ -90,6 +90,10 @@ class TargetRules:
     known_paths: list[str]
     #: The rules that allow only, or forbid, characters in a name (``characters``).
     name_rules: list[int]
+    #: The rules against further restrictions on the rights granted (``restrictions``).
+    restriction_rules: list[int]
+    #: The rules requiring the work be licensed under the licence itself (``relicensing``).
+    licensing_rules: list[int]
 
     @classmethod
     def of(
@@ -125,7 +129,21 @@ class TargetRules:
             for j, rule in enumerate(rules)
             if rules_characters(rule.text, rule.modal_words, rule.modality in NEGATIVE_MODALITIES)
         ]
-        return cls(rules, vectors, around, rule_terms, rarity, factors, named, known_paths, name_rules)
+        restriction_rules = [j for j, rule in enumerate(rules) if forbids_further_restrictions(rule.text)]
+        licensing_rules = [j for j, rule in enumerate(rules) if requires_licensing_under_itself(rule.text)]
+        return cls(
+            rules,
+            vectors,
+            around,
+            rule_terms,
+            rarity,
+            factors,
+            named,
+            known_paths,
+            name_rules,
+            restriction_rules,
+            licensing_rules,
+        )
 
     def unseen_rarity(self) -> float:
         """The weight of a term no rule uses: the rarest possible."""
@@ -158,19 +176,15 @@ def governing_rules(
     standing = standings(relatedness)
     found: list[list[Candidate]] = []
     top = min(limit, len(target.rules))
-    # A rule against further restrictions governs every clause that restricts (``restrictions``), and
-    # one requiring the work be licensed under the licence itself every clause relicensing it.
-    against_restrictions = [
-        j for j, rule in enumerate(target.rules) if forbids_further_restrictions(rule.text)
-    ]
-    under_itself = [j for j, rule in enumerate(target.rules) if requires_licensing_under_itself(rule.text)]
     for i in range(len(clauses)):
         best = np.argpartition(-relatedness[i], top - 1)[:top]
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
-        if against_restrictions and restriction_of(clauses[i]):
-            ordered += [j for j in against_restrictions if j not in ordered]
-        if under_itself and relicensing_of(clauses[i]):
-            ordered += [j for j in under_itself if j not in ordered]
+        # A rule against further restrictions governs every clause that restricts (``restrictions``), and
+        # one requiring the work be licensed under the licence itself every clause relicensing it.
+        if target.restriction_rules and restriction_of(clauses[i]):
+            ordered += [j for j in target.restriction_rules if j not in ordered]
+        if target.licensing_rules and relicensing_of(clauses[i]):
+            ordered += [j for j in target.licensing_rules if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []

@@ -213,6 +213,21 @@ _EXTENSION: Final = re.compile(r"(?<=[\w-])\.([A-Za-z]{2,5})$")
 _COORDINATED: Final = re.compile(r"\b([A-Za-z][\w-]*)\s+(?:and|or|and/or)\s+([A-Za-z][\w-]*)\s+(?=[A-Za-z])")
 
 
+def names_what_is_placed(clause: str, rule: str) -> bool:
+    """Whether ``clause`` shares a key term of ``rule`` outside its paths and its verbs of placing
+    ("files" of "must not place any files in /usr/local"): what the rule forbids placing, not only where."""
+    words = rule
+    for path in paths(rule):
+        words = words.replace(path, " ")
+    named = {term for term in key_terms(words) if not _PLACING_STEM.match(term)}
+    return bool(named & key_terms(clause))
+
+
+# The stems of the verbs that place (narrower than ``_PLACING``: a rule's "contain" or "include" may
+# name what is placed).
+_PLACING_STEM: Final = re.compile(r"(?:plac|instal|put|locat|stor)")
+
+
 def _names_rest(clause: str, path: str, area: str) -> bool:
     """Whether the clause names in words what ``area`` adds to ``path`` ("copyright" for
     "/usr/share/doc/<package>/copyright" below "/usr/share/doc/acme"); a placeholder it cannot."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ingestor import rejections
+from ingestor.code_spans import keep_code_spans
 from ingestor.docx_pages import mark_hard_page_breaks
 from ingestor.offline_nlp import configure_offline
 from ingestor.tables import Table, table_from_html
@@ -86,7 +87,7 @@ def _partition(data: bytes, kind: FileKind) -> list[object]:
     if kind == "html":
         return list(partition_html(text=text))
     if kind == "markdown":
-        return list(partition_md(text=text))
+        return list(partition_md(text=keep_code_spans(text)))
     return list(partition_text(text=text))
 
 

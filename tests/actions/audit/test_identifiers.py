@@ -17,6 +17,13 @@ def test_options_and_variable_names_are_read_by_their_bare_name() -> None:
     }
 
 
+def test_an_option_in_inline_code_is_read_by_its_bare_name() -> None:
+    assert identifiers("does not need to implement `--help` or `--version`.") == {
+        "help": "--help",
+        "version": "--version",
+    }
+
+
 def test_names_in_code_form_are_identifiers() -> None:
     found = identifiers("Never compute it from argv[0]; call malloc() and set retention_days.")
 

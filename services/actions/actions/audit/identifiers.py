@@ -19,7 +19,7 @@ from actions.audit.polarity import denied_scopes, negated_scopes, turned_away_sc
 # and underscores with at least one underscore or digit, or four capitals or more; a name in code
 # form: indexed ("argv[0]"), called ("malloc()") or in snake case ("retention_days").
 _IDENTIFIER: Final = re.compile(
-    r"(?:(?<=[\s‘'\"“(\[])|^)--?[A-Za-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}[0-9]*\b|"
+    r"(?:(?<=[\s‘'\"“(\[`])|^)--?[A-Za-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}[0-9]*\b|"
     r"\b[A-Za-z_]\w*(?:\[\w*\]|\(\))|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
 )
 # Capitals that are words, not names: "POSIX", "GNU", "ASCII", "UNIX".

@@ -1301,3 +1301,56 @@ def test_what_a_rule_rules_out_done_only_as_a_fallback_beside_what_it_requires_b
 
     assert not fallback.conflict
     assert (always.conflict, always.reading) == (True, "ruled_out_in_path")
+
+
+# An act by "use": what it uses decides
+
+
+COUNT_AS_STATUS: tuple[str, Modality, str] = (
+    "Do not use a count of errors as the exit status for a program.",
+    "prohibition",
+    "Do not",
+)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "When the import finishes, its exit status is the number of records it rejected.",
+        "The checker uses the count of failed files as its exit status.",
+    ],
+)
+def test_using_what_the_rule_forbids_using_conflicts(clause: str) -> None:
+    assert verdict_of(clause, *COUNT_AS_STATUS).conflict
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule"),
+    [
+        ("A successful run exits with status 0 and a usage error exits with status 2.", COUNT_AS_STATUS),
+        (
+            "Release tarballs are named tidemark-5.0.tar.gz and unpack into a single directory tidemark-5.0.",
+            (
+                "Also, don’t use multiple names for one file in different directories, because certain file "
+                "systems cannot handle this.",
+                "prohibition",
+                "don’t",
+            ),
+        ),
+    ],
+)
+def test_sharing_words_without_using_what_the_rule_forbids_using_keeps_it(
+    clause: str, rule: tuple[str, Modality, str]
+) -> None:
+    verdict = judge(clause, *rule)
+    assert verdict is None or not verdict.conflict
+
+
+def test_a_term_the_rule_forbids_using_is_its_object_not_the_word_term() -> None:
+    verdict = verdict_of(
+        "Messages about bad input use the word illegal, as in illegal option.",
+        "Please do not use the term “illegal” to refer to erroneous input to a computer program.",
+        "prohibition",
+        "do not",
+    )
+    assert verdict.conflict

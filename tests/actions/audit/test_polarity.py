@@ -151,3 +151,12 @@ def test_a_quoted_example_is_mentioned_not_said() -> None:
     assert stance("Error messages read like `tool: Could not read x.`, with a capital letter.") == "does"
     assert stance('The tool prints "file not found" and exits with status 2.') == "does"
     assert stance("The tool does not print `done`.") == "does_not"
+
+
+def test_a_negation_governs_what_is_done_not_the_case_it_is_said_of() -> None:
+    denied = denied_terms(
+        "It recreates its files on every run, so nothing breaks when /tmp is wiped at boot."
+    )
+
+    assert "break" in denied
+    assert not denied & {"tmp", "wipe", "boot"}

@@ -216,3 +216,16 @@ def test_a_figure_breaks_a_limit_only_for_what_the_limit_measures() -> None:
     assert (offer.conflict, offer.reading) == (True, "quantity")
     assert "twelve months" in offer.rationale
     assert other is None or not other.conflict
+
+
+def test_a_path_with_shell_alternatives_names_each_of_them() -> None:
+    found = paths("scripts installed in /etc/cron.{hourly, daily,weekly,monthly}, and /usr/{bin,sbin}/tool")
+
+    assert found == [
+        "/etc/cron.hourly",
+        "/etc/cron.daily",
+        "/etc/cron.weekly",
+        "/etc/cron.monthly",
+        "/usr/bin/tool",
+        "/usr/sbin/tool",
+    ]

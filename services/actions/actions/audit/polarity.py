@@ -47,10 +47,13 @@ _QUALIFIER: Final = re.compile(
     re.IGNORECASE,
 )
 # What a negation governs: the words after it up to the end of its clause, at most a few.
-# A purpose ("in order to build") is not what the negation before it governs.
+# A purpose ("in order to build") is not what the negation before it governs, nor the case it is
+# said of ("nothing breaks when /tmp is wiped" denies no /tmp).
 # A dot inside a name ("/etc/init.d", "invoke-rc.d") ends no scope.
 _SCOPE: Final = re.compile(
-    r"^(?:(?!\b(?:so\s+that|in\s+order|so\s+as\s+to|because)\b)(?:[^,.;:()]|\.(?=\w))){0,60}", re.I
+    r"^(?:(?!\b(?:so\s+that|in\s+order|so\s+as\s+to|because|when|whenever|unless|until|once)\b)"
+    r"(?:[^,.;:()]|\.(?=\w))){0,60}",
+    re.I,
 )
 # "must not … without X", "must not … unless X": the exception is what the rule requires.
 _EXCEPTION: Final = re.compile(r"^[^.;:(]{0,80}?\b(?:without|unless|except)\b", re.IGNORECASE)

@@ -195,6 +195,9 @@ class Proposition:
     excepted_act: frozenset[str] = frozenset()
     #: What the rule binds, as its words before the modal form name it ("This copyright notice").
     subject: frozenset[str] = frozenset()
+    #: The first term of the object of an act by a generic verb ("count" in "use a count of errors as
+    #: the exit status"): with the verb saying nothing, a clause does the act only when it names this.
+    generic_object: str | None = None
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -254,6 +257,7 @@ class Proposition:
             _case(before, act),
             excepted_act,
             bound,
+            _generic_object(after, opening),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
@@ -276,9 +280,10 @@ class Proposition:
         if self.manner and not self.manner & affirmed:
             return None
         named = [key_terms(verb) for verb in self.verbs]
-        # "must not contain or make hard links": with a generic verb among them, the object decides.
+        # "must not contain or make hard links": with a generic verb among them, the object decides
+        # ("use a count of errors as the exit status" is not done by exiting with status 2 on an error).
         if not named or not all(named):
-            return ""
+            return "" if self.generic_object is None or self._names_object(affirmed) else None
         stems = frozenset().union(*named)
         objects = self.head - stems
         if objects and not objects & affirmed and not self.listed & affirmed:
@@ -293,3 +298,27 @@ class Proposition:
             return None
         said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]
         return next((word for verb in self.verbs if (word := lexicon.alike(verb, said))), None)
+
+    def _names_object(self, affirmed: frozenset[str]) -> bool:
+        """Whether the clause names the object of an act by a generic verb (one of a listed object's
+        items, or a count by "the number of")."""
+        assert self.generic_object is not None
+        return bool(
+            ({self.generic_object} | _SAME_OBJECT.get(self.generic_object, frozenset())) & affirmed
+        ) or bool(self.listed & affirmed)
+
+
+# "Use" says nothing of the act; what it uses does. An object naming words ("the term “illegal”", "the
+# word …") names them after it, so it is no object a clause need repeat.
+_USE: Final = re.compile(r"^\W*(?:also\s+)?(?:use|using)\b", re.IGNORECASE)
+_NAMING_WORDS: Final = frozenset(key_terms("term terms word words phrase name names value"))
+# A count is what "the number of …" names.
+_SAME_OBJECT: Final = {"count": frozenset(key_terms("number total"))}
+
+
+def _generic_object(after: str, opening: list[str]) -> str | None:
+    """The first term of what an act by "use" uses ("count" in "use a count of errors as the exit
+    status"); None for any other act, or an object naming words."""
+    if not opening or not _USE.match(after_auxiliaries(after)):
+        return None
+    return None if opening[0] in _NAMING_WORDS else opening[0]

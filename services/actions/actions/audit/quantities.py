@@ -142,11 +142,21 @@ def paths(text: str, *, affirmed_only: bool = False) -> list[str]:
 
     ``affirmed_only`` leaves out the paths the text turns away from ("rather than /usr/local").
     """
+    text = _BRACES.sub(_alternatives, text)
     return [
         re.sub(r"\s+", "", match.group(0)).rstrip("/.") or "/"
         for match in _PATH.finditer(text)
         if not (affirmed_only and _TURNED_AWAY.search(text[max(0, match.start() - 24) : match.start()]))
     ]
+
+
+# A shell's alternatives in a path: "/etc/cron.{hourly, daily,weekly,monthly}" names four directories.
+_BRACES = re.compile(r"(?<![\w.:/<>])(/[\w./-]*)\{(\s*[\w.-]+(?:\s*,\s*[\w.-]+)+\s*)\}([\w./-]*)")
+
+
+def _alternatives(braces: re.Match[str]) -> str:
+    prefix, suffix = braces.group(1), braces.group(3)
+    return ", ".join(f"{prefix}{name.strip()}{suffix}" for name in braces.group(2).split(","))
 
 
 def path_within(path: str, area: str) -> bool:

@@ -42,6 +42,12 @@ from policypal.rules.modality import is_binding, is_instruction, modal_cue
             "no program should",
         ),
         (
+            "No ‘--enable’ option should ever cause one feature to replace another.",
+            "recommendation_against",
+            "No ‘--enable’ option should",
+        ),
+        ("No `setup.py` file may be shipped.", "prohibition", "No `setup.py` file may"),
+        (
             "Tools should neither phone home nor collect usage data.",
             "recommendation_against",
             "should neither",

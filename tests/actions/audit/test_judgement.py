@@ -1354,3 +1354,39 @@ def test_a_term_the_rule_forbids_using_is_its_object_not_the_word_term() -> None
         "do not",
     )
     assert verdict.conflict
+
+
+LIBEXEC: tuple[str, Modality, str] = (
+    "Applications which use /usr/libexec in this way must not also use /usr/lib to store internal binaries.",
+    "prohibition",
+    "must not",
+)
+VAR_TMP_AT_BOOT: tuple[str, Modality, str] = (
+    "Files and directories located in /var/tmp must not be deleted when the system is booted.",
+    "prohibition",
+    "must not",
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "conflict"),
+    [
+        ("Internal helper programs are stored in /usr/libexec/tidemark/.", LIBEXEC, False),
+        ("Internal helper binaries are stored in /usr/lib/tidemark/ as well.", LIBEXEC, True),
+        (
+            "The weekly maintenance job deletes anything under /var/tmp/tidemark older than 30 days.",
+            VAR_TMP_AT_BOOT,
+            False,
+        ),
+        (
+            "A boot-time unit deletes everything under /var/tmp/tidemark when the system is booted.",
+            VAR_TMP_AT_BOOT,
+            True,
+        ),
+    ],
+)
+def test_a_prohibition_is_broken_where_and_when_its_act_is_forbidden(
+    clause: str, rule: tuple[str, Modality, str], conflict: bool
+) -> None:
+    verdict = judge(clause, *rule)
+    assert bool(verdict and verdict.conflict) is conflict

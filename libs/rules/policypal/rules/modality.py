@@ -81,7 +81,7 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\b(?:prohibits|forbids)\b",
             r"\bnot\s+(?:be\s+)?(?:permitted|allowed)\b",
             r"\b(?:is|are)\s+not\s+to\b",
-            r"\bno\s+(?:\w+\s+){1,3}(?:may|shall|must)\b",
+            r"\bno\s+(?:\S+\s+){1,3}(?:may|shall|must)\b",
             # "There must be no subdirectories in /usr/bin": what there must be none of is forbidden.
             r"\bthere\s+(?:must|shall)\s+be\s+no\b",
             rf"{_LEAD}(?:never|do\s+not|don['’]t)\b",
@@ -94,7 +94,8 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             rf"\bshould\s+{_HEDGE}(?:not|never|neither)\b",
             r"\bnor\s+should\b",
             # "Therefore, no program should …" (not "where there is no agreement should …").
-            r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)\bno\s+(?:\w+\s+){1,2}should\b(?!\s+not\b)",
+            # A name in quotes counts as one word: "No ‘--enable’ option should ever …".
+            r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)\bno\s+(?:\S+\s+){1,2}should\b(?!\s+not\b)",
             r"\bshouldn['’]t\b",
             r"\bthere\s+should\s+be\s+no\b",
             r"\b(?:is|are)\s+(?:strongly\s+)?discouraged\b",

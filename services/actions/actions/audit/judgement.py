@@ -155,6 +155,24 @@ def judge(
     )
 
 
+# When or how often a clause says its act is done: a case of its own.
+_OWN_CASE: Final = re.compile(
+    r"\b(?:hourly|daily|weekly|monthly|nightly|yearly|every\s+(?:\d+\s+)?(?:hour|day|night|week|month|year|run)s?|"
+    r"(?:older|longer)\s+than|for\s+\d+\s+(?:minute|hour|day|week|month|year)s?|after\s+\d+\s+\w+)\b",
+    re.IGNORECASE,
+)
+
+
+def _elsewhere(clause: str, act: str) -> bool:
+    """Whether every path ``clause`` names lies outside the areas a forbidden ``act`` names (False
+    when either names none)."""
+    areas = paths(act, affirmed_only=True)
+    used = paths(clause)
+    return bool(areas and used) and not any(
+        path_within(path, area) or path_within(area, path) for path in used for area in areas
+    )
+
+
 def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict | None:
     for limit in quantities(rule):
         for figure in quantities(clause):
@@ -282,6 +300,15 @@ def _by_polarity(
         words = _words(clause, rule.ruled_out & done_to)
         return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
     if negative:
+        # "must not use /usr/lib to store binaries": a clause whose paths all lie elsewhere
+        # ("/usr/libexec/tidemark") does not do it there.
+        if _elsewhere(clause, after):
+            return None
+        # "must not be deleted when the system is booted": a clause doing it in a case of its own and
+        # naming nothing of the rule's ("the weekly job removes files untouched for 30 days") is not
+        # in the case the rule governs.
+        if rule.case and not terms & rule.case and _OWN_CASE.search(practice):
+            return None
         act = rule.act_in(clause, done_to, lexicon) if rule.spoken_of(affirmed, weights) else None
         # "Please don't use “win” as an abbreviation": a rule on a word is broken by a clause that
         # uses that word as a word ("use the word illegal", "we call it its pathname"), not by one

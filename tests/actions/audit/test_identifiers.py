@@ -1,6 +1,13 @@
 """Options and variable names a rule requires by name, and clauses that go without them."""
 
-from actions.audit.identifiers import denied_identifiers, identifiers, required_identifiers
+import pytest
+
+from actions.audit.identifiers import (
+    denied_identifiers,
+    identifiers,
+    lacked_identifiers,
+    required_identifiers,
+)
 from actions.audit.judgement import judge
 
 
@@ -73,3 +80,18 @@ def test_doing_what_a_rule_rules_out_by_a_name_in_code_form_is_a_forbidden_act()
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "forbidden_act")
     assert constant is None or not constant.conflict
+
+
+@pytest.mark.parametrize(
+    ("clause", "lacked"),
+    [
+        ("Our Makefiles build without -g.", {"g"}),
+        ("The tool has no --version option any more.", {"version"}),
+        ("It no longer understands --help.", {"help"}),
+        ("Makefiles never assign a value to DESTDIR; the pipeline passes it to make install.", set()),
+    ],
+)
+def test_a_clause_goes_without_an_identifier_only_when_it_denies_having_it(
+    clause: str, lacked: set[str]
+) -> None:
+    assert set(lacked_identifiers(clause, frozenset({"support"}))) == lacked

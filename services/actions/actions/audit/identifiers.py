@@ -50,6 +50,28 @@ def denied_identifiers(clause: str) -> Mapping[str, str]:
     return {key: name for scope in denied_scopes(clause) for key, name in identifiers(scope).items()}
 
 
+def lacked_identifiers(clause: str, act_terms: frozenset[str]) -> Mapping[str, str]:
+    """The identifiers ``clause`` goes without: denied by name alone ("builds without -g", "has no
+    --version option") or with a verb of having them or of the rule's act (``act_terms``: "no longer
+    understands --help"), not an act of its own done to them ("never assigns a value to DESTDIR")."""
+    lacked: dict[str, str] = {}
+    for scope in denied_scopes(clause):
+        for match in _IDENTIFIER.finditer(scope):
+            said = key_terms(scope[: match.start()])
+            if said <= _HAVING | act_terms and match.group(0) not in _WORDS_IN_CAPITALS:
+                lacked[match.group(0).strip("-").lower()] = match.group(0)
+    return lacked
+
+
+# Verbs of having an option or a variable, or of answering to it.
+_HAVING: Final = key_terms(
+    "have has had support supports accept accepts understand understands implement implements provide "
+    "provides offer offers recognise recognize recognises recognizes honour honor honours honors handle "
+    "handles take takes answer answers respond responds print prints longer any option options flag flags "
+    "switch switches variable variables"
+)
+
+
 @lru_cache(maxsize=8192)
 def required_identifiers(act: str) -> Mapping[str, str]:
     """The identifiers an obligation's ``act`` requires: those it names outside what it negates or

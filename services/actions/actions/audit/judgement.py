@@ -36,7 +36,13 @@ from typing import Final
 
 from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
-from actions.audit.identifiers import denied_identifiers, identifier_terms, identifiers, required_identifiers
+from actions.audit.identifiers import (
+    denied_identifiers,
+    identifier_terms,
+    identifiers,
+    lacked_identifiers,
+    required_identifiers,
+)
 from actions.audit.key_terms import key_terms, words_for_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
@@ -283,7 +289,7 @@ def _by_polarity(
     # more specific can be shared.
     if not negative:
         required = required_identifiers(after)
-        lacking = [name for key, name in denied_identifiers(clause).items() if key in required]
+        lacking = [name for key, name in lacked_identifiers(clause, stems).items() if key in required]
         if lacking:
             words = ", ".join(lacking)
             return Verdict(

@@ -1390,3 +1390,33 @@ def test_a_prohibition_is_broken_where_and_when_its_act_is_forbidden(
 ) -> None:
     verdict = judge(clause, *rule)
     assert bool(verdict and verdict.conflict) is conflict
+
+
+async def test_the_opposite_word_of_a_forbidden_act_does_not_do_it(embedder: MiniLMEmbedder) -> None:
+    clause = "The copyright file is installed uncompressed at /usr/share/doc/hearthctl/copyright, in UTF-8."
+    rule = "The copyright file must neither be compressed nor be a symbolic link."
+    lexicon = await Lexicon.of(embedder, [clause, "compressed"])
+
+    assert Lexicon.alike(lexicon, "compressed", ["uncompressed"]) == "uncompressed"
+    verdict = judge(clause, rule, "prohibition", "must neither", lexicon=lexicon)
+    assert verdict is None or not verdict.conflict
+
+
+def test_a_figure_the_clause_no_longer_keeps_is_not_its_own() -> None:
+    verdict = judge(
+        "Long lines in station tables are no longer cut off at 4096 characters; the reader grows its buffers.",
+        "Please keep the length of source lines to 79 characters or less.",
+        "recommendation",
+        "Please",
+    )
+    assert verdict is None or verdict.reading != "quantity"
+
+
+def test_an_area_writable_by_the_system_places_nothing_there() -> None:
+    verdict = judge(
+        "The root filesystem is mounted read-only; /var and /run are writable, and /run starts empty on every boot.",
+        "/run should not be writable for unprivileged users; it is a major security problem.",
+        "recommendation_against",
+        "should not",
+    )
+    assert verdict is None or verdict.reading != "forbidden_path"

@@ -20,8 +20,9 @@ from actions.audit.read_only import keeps_free_of_writes, keeps_people_from_writ
 from actions.audit.verdict import Verdict
 
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
+# "Writable" says who may write there, not that anything is put there.
 _PLACING: Final = re.compile(
-    r"\b(?:plac|install|put|creat|stor|writ|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
+    r"\b(?:plac|install|put|creat|stor|writ(?!ab)|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )

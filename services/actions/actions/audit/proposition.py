@@ -296,7 +296,12 @@ class Proposition:
             return ", ".join(words_for_terms(clause, kin)) or ", ".join(sorted(kin))
         if lexicon is None:
             return None
-        said = [w for w in words_of(clause) if key_terms(w) and key_terms(w) <= affirmed]
+        # "installed uncompressed" is the opposite of "compressed", however alike the two words read.
+        said = [
+            w
+            for w in words_of(clause)
+            if key_terms(w) and key_terms(w) <= affirmed and not key_terms(_NEGATING_PREFIX.sub("", w)) & stems
+        ]
         return next((word for verb in self.verbs if (word := lexicon.alike(verb, said))), None)
 
     def _names_object(self, affirmed: frozenset[str]) -> bool:
@@ -308,6 +313,7 @@ class Proposition:
         ) or bool(self.listed & affirmed)
 
 
+_NEGATING_PREFIX: Final = re.compile(r"^(?:un|non-?)", re.IGNORECASE)
 # "Use" says nothing of the act; what it uses does. An object naming words ("the term “illegal”", "the
 # word …") names them after it, so it is no object a clause need repeat.
 _USE: Final = re.compile(r"^\W*(?:also\s+)?(?:use|using)\b", re.IGNORECASE)

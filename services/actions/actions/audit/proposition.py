@@ -300,7 +300,9 @@ class Proposition:
         said = [
             w
             for w in words_of(clause)
-            if key_terms(w) and key_terms(w) <= affirmed and not key_terms(_NEGATING_PREFIX.sub("", w)) & stems
+            if key_terms(w)
+            and key_terms(w) <= affirmed
+            and not key_terms(_NEGATING_PREFIX.sub("", w)) & stems
         ]
         return next((word for verb in self.verbs if (word := lexicon.alike(verb, said))), None)
 

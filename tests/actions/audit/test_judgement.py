@@ -1420,3 +1420,56 @@ def test_an_area_writable_by_the_system_places_nothing_there() -> None:
         "should not",
     )
     assert verdict is None or verdict.reading != "forbidden_path"
+
+
+COPYRIGHT_AS_README: tuple[str, Modality, str] = (
+    "You should not use the copyright file as a general README file.",
+    "recommendation_against",
+    "should not",
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        ("The copyright file has been updated for any new third-party code.", False),
+        ("We also use the copyright file as the package's README, with build notes at the end.", True),
+    ],
+)
+def test_using_a_thing_as_something_else_is_done_only_by_naming_both(clause: str, conflict: bool) -> None:
+    verdict = judge(clause, *COPYRIGHT_AS_README)
+    assert bool(verdict and verdict.conflict) is conflict
+
+
+LOGS_ON_PURGE: tuple[str, Modality, str] = (
+    "Log files should be removed when the package is purged (but not when it is only removed).",
+    "recommendation",
+    "should",
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        ("Logs are rotated weekly, and postrm deletes them only on purge, not on plain removal.", False),
+        ("Log files are removed by the postrm script on purge only, never on a plain remove.", False),
+        ("Purging the package also leaves the log files in place for the auditors.", True),
+        ("Log files are not removed when the package is purged.", True),
+    ],
+)
+def test_doing_the_act_in_the_case_the_rule_governs_keeps_it_whatever_else_is_denied(
+    clause: str, conflict: bool
+) -> None:
+    verdict = judge(clause, *LOGS_ON_PURGE)
+    assert bool(verdict and verdict.conflict) is conflict
+
+
+def test_denying_what_the_rule_rules_out_leaves_nothing_of_its_act_out() -> None:
+    verdict = judge(
+        "Maintainer scripts never call /etc/init.d/coracle-server directly; they go through invoke-rc.d.",
+        "The package maintainer scripts must use invoke-rc.d to invoke the /etc/init.d/* init scripts or "
+        "equivalent instead of calling them directly.",
+        "obligation",
+        "must",
+    )
+    assert verdict is None or not verdict.conflict

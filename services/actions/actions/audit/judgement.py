@@ -51,6 +51,7 @@ from actions.audit.placement import areas_named, by_path, by_read_only
 from actions.audit.polarity import (
     after_auxiliaries,
     denied_acts,
+    denied_scopes,
     denied_terms,
     negated_terms,
     requires_exception,
@@ -167,6 +168,14 @@ _OWN_CASE: Final = re.compile(
     r"(?:older|longer)\s+than|for\s+\d+\s+(?:minute|hour|day|week|month|year)s?|after\s+\d+\s+\w+)\b",
     re.IGNORECASE,
 )
+
+
+def _outside_denials(text: str) -> str:
+    """``text`` without what its denials govern ("on purge only, never on a plain remove" → "on purge
+    only, never")."""
+    for scope in denied_scopes(text):
+        text = text.replace(scope, " ")
+    return text
 
 
 def _elsewhere(clause: str, act: str) -> bool:
@@ -348,6 +357,17 @@ def _by_polarity(
     # case is not in it ("build logs are kept for ninety days"), so it neither breaks nor keeps it.
     if rule.case and not terms & rule.case:
         return None
+    # "postrm deletes them only on purge, not on plain removal": doing the act, by its verb or one of
+    # its class, in the case the rule governs keeps it, whatever the clause denies of another case.
+    kept = key_terms(_outside_denials(practice))
+    # ("Purging leaves the logs in place" names the case by a verb of the act's class, not the act.)
+    if rule.case & kept and stems and ((stems & kept) - rule.case or same_act(stems, kept - rule.case)):
+        return Verdict(False, "polarity", f"{said}; the clause does it in the case the rule governs.")
+    # "never call the init scripts directly; they go through invoke-rc.d": what a denial that shares a
+    # term with what the rule rules out denies is that, not the act the rule requires.
+    for scope in denied_scopes(practice):
+        if key_terms(scope) & rule.ruled_out:
+            denied -= key_terms(scope)
     if position == "waives" and terms & rule.head:
         words = _words(clause, terms & rule.about)
         return Verdict(

@@ -198,6 +198,9 @@ class Proposition:
     #: The first term of the object of an act by a generic verb ("count" in "use a count of errors as
     #: the exit status"): with the verb saying nothing, a clause does the act only when it names this.
     generic_object: str | None = None
+    #: What an act by "use" uses its object as ("exit, status" in "use a count of errors as the exit
+    #: status"), its object's own terms aside: a clause does the act only when it names one of these too.
+    used_as: frozenset[str] = frozenset()
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -258,6 +261,7 @@ class Proposition:
             excepted_act,
             bound,
             _generic_object(after, opening),
+            _used_as(after),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
@@ -310,6 +314,8 @@ class Proposition:
         """Whether the clause names the object of an act by a generic verb (one of a listed object's
         items, or a count by "the number of")."""
         assert self.generic_object is not None
+        if self.used_as and not self.used_as & affirmed:
+            return False
         return bool(
             ({self.generic_object} | _SAME_OBJECT.get(self.generic_object, frozenset())) & affirmed
         ) or bool(self.listed & affirmed)
@@ -322,6 +328,18 @@ _USE: Final = re.compile(r"^\W*(?:also\s+)?(?:use|using)\b", re.IGNORECASE)
 _NAMING_WORDS: Final = frozenset(key_terms("term terms word words phrase name names value"))
 # A count is what "the number of …" names.
 _SAME_OBJECT: Final = {"count": frozenset(key_terms("number total"))}
+
+
+_USED_AS: Final = re.compile(
+    r"^\W*(?:also\s+)?(?:use|using)\b(?P<used>[^,;.]*?)\bas\s+(?P<role>[^,;.]+)", re.I
+)
+
+
+def _used_as(after: str) -> frozenset[str]:
+    """The terms of what an act by "use" uses its object as, its object's own terms aside ("use the
+    copyright file as a general README file" → general, readme)."""
+    used = _USED_AS.match(after_auxiliaries(after))
+    return key_terms(used.group("role")) - key_terms(used.group("used")) if used else frozenset()
 
 
 def _generic_object(after: str, opening: list[str]) -> str | None:

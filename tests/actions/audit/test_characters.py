@@ -2,7 +2,13 @@
 
 import pytest
 
-from actions.audit.characters import by_characters, character_rule, given_names, named_characters
+from actions.audit.characters import (
+    by_characters,
+    character_rule,
+    given_names,
+    named_characters,
+    names_whole_subject,
+)
 
 PACKAGE_NAMES = (
     "Package names (both source and binary)",
@@ -72,6 +78,8 @@ def test_characters_named_in_words_count_unless_denied() -> None:
         ("Package names follow the catalogue, as in Acme_Agent.", PACKAGE_NAMES, False),
         ("The cron job file name is acme.agent, as in /etc/cron.d/acme.agent.", CRON_NAMES, True),
         ("Our cron job file name keeps the dot of our naming scheme.", CRON_NAMES, True),
+        # The path it is shipped as names the cron directory and the job's file name.
+        ("The nightly calibration job ships as /etc/cron.d/gaugeline.calsweep.", CRON_NAMES, True),
     ],
 )
 def test_a_name_with_a_character_the_rule_does_not_allow_conflicts(
@@ -104,3 +112,16 @@ def test_a_name_given_for_something_else_than_the_rules_subject_is_not_judged() 
     clause = "Our release notes are published as NOTES_2024.txt, as in every release."
 
     assert by_characters(clause, *PACKAGE_NAMES, False, "The rule says “must”", {}) is None
+
+
+def test_a_path_in_quotes_names_no_file_of_the_rules_subject() -> None:
+    assert not names_whole_subject(
+        "Sockets live in `/run/fjordline/`, which the unit creates rather than the package shipping it.",
+        "Package names (both source and binary, see Package) must consist only of lower case letters.",
+        "must",
+    )
+    assert names_whole_subject(
+        "The nightly job is installed as /etc/cron.d/tidemark.prune.",
+        "A cron job file name must not include any period or plus characters.",
+        "must not",
+    )

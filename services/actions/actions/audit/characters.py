@@ -49,7 +49,7 @@ _INCLUDE: Final = re.compile(r"\b(?:include|contain|use|have)\b", re.IGNORECASE)
 # Where a clause gives a name: as an example, as what a thing is called or installed as, in quotes.
 _GIVEN: Final = re.compile(
     r"(?:\b(?:as\s+in|such\s+as|e\.g\.,?|for\s+example|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
-    r"(?:installed|shipped|published|packaged|released|uploaded)\s+as)\s+"
+    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,
 )
@@ -105,10 +105,21 @@ def names_whole_subject(clause: str, rule: str, modal_words: str) -> bool:
     name it gives, not by what it is about, must say whose name it is."""
     at = rule.lower().find(modal_words.lower())
     subject = key_terms(_ASIDE.sub(" ", rule[: max(at, 0)]))
-    return bool(subject) and subject <= key_terms(clause)
+    return bool(subject) and subject <= key_terms(with_path_words(clause))
+
+
+def with_path_words(clause: str) -> str:
+    """``clause`` with the words of the paths it installs or ships things as, and "file name": a job
+    "installed as /etc/cron.d/tidemark.prune" is a cron job whose file name is "tidemark.prune"."""
+    given = [m.group(1) for m in _GIVEN.finditer(clause) if "/" in m.group(1) and _AS.search(m.group(0))]
+    if not given:
+        return clause
+    words = " ".join(re.sub(r"[/._-]+", " ", path) for path in given)
+    return f"{clause} {words} file name"
 
 
 _ASIDE: Final = re.compile(r"\([^()]*\)")
+_AS: Final = re.compile(r"\bas\s", re.IGNORECASE)
 
 
 def names_characters(text: str) -> bool:
@@ -150,7 +161,7 @@ def by_characters(
     practice = without_purpose(clause)
     if stance(practice) not in ("does", "permits"):
         return None
-    if not names_subject(practice, subject, weights):
+    if not names_subject(with_path_words(practice), subject, weights):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
     given = list(dict.fromkeys(given_names(clause)))

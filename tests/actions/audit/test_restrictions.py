@@ -35,6 +35,14 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
         # A price set on exercising a right.
         ("Vendors who ship the library inside their appliances must pay us 2 EUR per unit.", "ship"),
         ("Anybody who adapts the plugin for another editor owes us a fee of 50 EUR.", "adapts"),
+        (
+            "Partners who pass the agent on to their clients owe us a redistribution fee of EUR 6.",
+            "pass the agent on",
+        ),
+        (
+            "Integrators must sign our partner agreement and pay a redistribution fee of EUR 40 per site.",
+            "redistribution",
+        ),
         # The company's own licence terms for the work.
         ("The setup wizard's EULA will say that the agent may not be modified.", "modified"),
         # A grant followed by what it withholds.

@@ -71,20 +71,24 @@ _ONLY_WITHIN: Final = re.compile(
 )
 # A price set on the work's use: paying, buying a licence, a royalty owed.
 _PRICE: Final = re.compile(
-    r"\b(?:pays?|paid|paying|buys?|buying|purchas\w*|owes?|royalt(?:y|ies)|licen[cs]e\s+fees?)\b",
+    r"\b(?:pays?|paid|paying|buys?|buying|purchas\w*|owes?|royalt(?:y|ies)|licen[cs]e\s+fees?|"
+    r"(?:re)?distribution\s+fees?)\b",
     re.IGNORECASE,
 )
 # The rights a recipient exercises on the work, which a scope or a price restricts.
 _EXERCISES: Final = (
     r"(?:runs?|running|use[sd]?|using|modif\w*|redistribut\w*|bundl\w*|ship(?:s|ped|ping)?|"
-    r"shar(?:e|es|ed|ing)|resell\w*|fork\w*|adapt\w*|study\w*)"
+    r"shar(?:e|es|ed|ing)|resell\w*|fork\w*|adapt\w*|study\w*|pass(?:es|ed|ing)?\s+(?:[\w-]+\s+){0,4}?on)"
 )
 _EXERCISED: Final = re.compile(rf"\b{_EXERCISES}\b", re.IGNORECASE)
 # A price on exercising a right is paid by those who exercise it ("Anyone who runs …", "Companies that
 # bundle …") or to exercise it ("must first buy a licence to modify it"); a price for copies, for
 # support or for a service the licence allows.
 _PRICED: Final = re.compile(
-    rf"\b(?:who|that|to|before)\s+(?:\w+\s+){{0,2}}?(?P<right>{_EXERCISES})\b", re.IGNORECASE
+    rf"\b(?:who|that|to|before)\s+(?:\w+\s+){{0,2}}?(?P<right>{_EXERCISES})\b|"
+    # A fee named for the right it prices: "a redistribution fee of EUR 40 per site".
+    r"\b(?P<named>(?:re)?distribution|modification|copying|sharing|resale)\s+(?:fees?|charges?|royalt(?:y|ies)|levy)\b",
+    re.IGNORECASE,
 )
 # Where a grant turns to what it withholds: "…, but may not pass copies on".
 _BUT: Final = re.compile(r"[,;]?\s*\b(?:but|yet|although|though)\b", re.IGNORECASE)
@@ -135,7 +139,7 @@ def restriction_of(clause: str) -> str | None:
         at, rights = cue.start, _EXERCISED
     elif _PRICE.search(clause):
         priced = _PRICED.search(clause)
-        return priced.group("right") if priced else None
+        return (priced.group("right") or priced.group("named")) if priced else None
     else:
         return None
     # The right restricted is the one the prohibition governs: "… forbids commercial use".

@@ -40,7 +40,7 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
             "pass the agent on",
         ),
         (
-            "Integrators must sign our partner agreement and pay a redistribution fee of EUR 40 per site.",
+            "Integrators must pay a redistribution fee of EUR 40 per site for our binaries.",
             "redistribution",
         ),
         # The company's own licence terms for the work.

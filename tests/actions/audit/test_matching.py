@@ -325,3 +325,27 @@ def test_a_target_without_rules_gives_every_clause_no_candidate() -> None:
     target = TargetRules.of([])
 
     assert governing_rules(["Logs are rotated."], vectors(unit(1, 0)), target) == [[]]
+
+
+def test_a_rule_on_the_form_of_messages_is_a_candidate_of_every_clause_giving_an_example_message() -> None:
+    capital = rule_point(
+        3,
+        "The string message should not begin with a capital letter when it follows a program name.",
+        "recommendation_against",
+        "should not",
+    )
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=capital, vector=unit(0, 0, 1))])
+
+    gives, gives_none = governing_rules(
+        [
+            'Error messages now read like prose, for example "scan: Header row is missing."',
+            "Error messages are now translated.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [(c.rule.rule_index, c.by_example) for c in gives] == [(0, False), (1, False), (3, True)]
+    assert [c.rule.rule_index for c in gives_none] == [0, 1]

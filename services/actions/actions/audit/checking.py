@@ -72,6 +72,9 @@ FLAG: Final[dict[Reading, float]] = {
     # A name the clause gives for what the rule's subject names, with a character the rule does not
     # allow there ("as in Kestrel_Agent" for "lower case letters, digits, plus, minus and periods").
     "characters": RELATED - 3.0,
+    # An example message the clause gives, out of the form the rule sets for messages, or beginning
+    # with a capital or ending with a period where the rule forbids it: as specific as a figure.
+    "message_format": RELATED - 2.0,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
@@ -197,7 +200,11 @@ def _judged(
         deep = rank >= JUDGED and not matched_by_what_clauses_do(candidate.rule.text)
         # A candidate by the clause's area is there for what the clause states, however the rule names it
         # ("a new subdirectory of the root filesystem").
-        if deep and not candidate.by_area and not _names_figures(candidate.rule.text):
+        if (
+            deep
+            and not (candidate.by_area or candidate.by_example)
+            and not _names_figures(candidate.rule.text)
+        ):
             continue
         verdict = governing_verdict(clause, candidate, weights, lexicon)
         if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
@@ -241,6 +248,7 @@ STATED: Final = frozenset(
         "forbidden_path",
         "read_only",
         "characters",
+        "message_format",
         "new_top_level",
         "ruled_out_in_path",
     }
@@ -252,10 +260,14 @@ def _matched_by_what_it_states(clause: str, candidate: Candidate, verdict: Verdi
     a name with characters a rule on names does not allow, where the rule was matched by the name
     (``matching``): matched by what the clause does, like a further restriction, whatever its standing."""
     rule = candidate.rule
-    return (candidate.by_area and verdict.reading == "read_only") or (
-        candidate.by_name
-        and verdict.reading == "characters"
-        and names_whole_subject(clause, rule.text, rule.modal_words)
+    return (
+        (candidate.by_area and verdict.reading == "read_only")
+        or (candidate.by_example and verdict.reading == "message_format")
+        or (
+            candidate.by_name
+            and verdict.reading == "characters"
+            and names_whole_subject(clause, rule.text, rule.modal_words)
+        )
     )
 
 
@@ -300,6 +312,7 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
         "sets_limit",
         "read_only",
         "characters",
+        "message_format",
         "ruled_out_in_path",
         "forbidden_value",
     )

@@ -46,6 +46,7 @@ from actions.audit.identifiers import (
 from actions.audit.key_terms import key_terms, words_for_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
+from actions.audit.message_format import by_message_format
 from actions.audit.opposites import opposite_acts
 from actions.audit.placement import areas_named, by_path, by_read_only
 from actions.audit.polarity import (
@@ -139,6 +140,7 @@ def judge(
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
+        or by_message_format(clause, before, after, negative, said)
         or by_top_level(clause, after, negative, said)
         or by_read_only(clause, rule, said)
         or by_path(

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
+from actions.audit.message_format import gives_example_message, sets_message_form
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
@@ -69,6 +70,9 @@ class Candidate:
     #: A rule on the characters of names, a candidate of a clause that gives a name, whatever its
     #: relatedness ("packaged as Marram_RoomKit" for "Package names must consist only of …").
     by_name: bool = False
+    #: A rule on the form of messages, a candidate of a clause that gives an example message, whatever
+    #: its relatedness ("for example \"gaugeq: Could not read …\"" for "should not begin with a capital").
+    by_example: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ class TargetRules:
     restriction_rules: list[int]
     #: The rules requiring the work be licensed under the licence itself (``relicensing``).
     licensing_rules: list[int]
+    #: The rules setting the form of messages (``message_format``).
+    message_rules: list[int]
 
     @classmethod
     def of(
@@ -131,6 +137,11 @@ class TargetRules:
         ]
         restriction_rules = [j for j, rule in enumerate(rules) if forbids_further_restrictions(rule.text)]
         licensing_rules = [j for j, rule in enumerate(rules) if requires_licensing_under_itself(rule.text)]
+        message_rules = [
+            j
+            for j, rule in enumerate(rules)
+            if sets_message_form(rule.text, rule.modal_words, rule.modality in NEGATIVE_MODALITIES)
+        ]
         return cls(
             rules,
             vectors,
@@ -143,6 +154,7 @@ class TargetRules:
             name_rules,
             restriction_rules,
             licensing_rules,
+            message_rules,
         )
 
     def unseen_rarity(self) -> float:
@@ -189,6 +201,8 @@ def governing_rules(
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []
         ordered += [j for j in by_name if j not in ordered]
+        by_example = target.message_rules if gives_example_message(clauses[i]) else []
+        ordered += [j for j in by_example if j not in ordered]
         found.append(
             [
                 Candidate(
@@ -199,6 +213,7 @@ def governing_rules(
                     float(standing[i, j]),
                     j in by_area,
                     j in by_name,
+                    j in by_example,
                 )
                 for j in ordered
             ]

@@ -22,6 +22,7 @@ Reading = Literal[
     "other_value",
     "forbidden_value",
     "characters",
+    "message_format",
     "polarity",
     "unaddressed",
     "omission",

@@ -50,9 +50,10 @@ def test_the_model_sees_a_rule_naming_the_clauses_area_or_on_the_name_it_gives_w
 ):
     by_area = replace(candidate(4, SHOWN_TO_MODEL - 3), by_area=True)
     by_name = replace(candidate(5, SHOWN_TO_MODEL - 3), by_name=True)
-    found = [candidate(1, RELATED + 1), candidate(3, SHOWN_TO_MODEL - 0.1), by_area, by_name]
+    by_example = replace(candidate(6, SHOWN_TO_MODEL - 3), by_example=True)
+    found = [candidate(1, RELATED + 1), candidate(3, SHOWN_TO_MODEL - 0.1), by_area, by_name, by_example]
 
-    assert [c.rule.rule_index for c in shown_to_model(found)] == [1, 4, 5]
+    assert [c.rule.rule_index for c in shown_to_model(found)] == [1, 4, 5, 6]
 
 
 def shown(number: int, *rules: int) -> ShownClause:

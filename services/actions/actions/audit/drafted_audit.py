@@ -161,12 +161,13 @@ def shown_to_model(candidates: Sequence[Candidate]) -> list[Candidate]:
     shown = shown[:RULES_PER_TARGET]
     # A rule against further restrictions is matched to a restricting clause by what it does, not by
     # how related it is (``restrictions``), as is one requiring the work be licensed under the licence
-    # itself (``relicensing``), one of the few naming the clause's area by that area, and a rule on
-    # the characters of names by the name the clause gives: each is shown whatever its standing.
+    # itself (``relicensing``), one of the few naming the clause's area by that area, a rule on the
+    # characters of names by the name the clause gives, and one on the form of messages by the example
+    # message it gives: each is shown whatever its standing.
     return shown + [
         c
         for c in candidates
-        if (c.by_area or c.by_name or matched_by_what_clauses_do(c.rule.text))
+        if (c.by_area or c.by_name or c.by_example or matched_by_what_clauses_do(c.rule.text))
         and is_binding(c.rule.modality)
         and c not in shown
     ]

@@ -349,3 +349,22 @@ def test_a_rule_on_the_form_of_messages_is_a_candidate_of_every_clause_giving_an
 
     assert [(c.rule.rule_index, c.by_example) for c in gives] == [(0, False), (1, False), (3, True)]
     assert [c.rule.rule_index for c in gives_none] == [0, 1]
+
+
+def test_a_rule_requiring_installation_information_governs_every_clause_locking_a_device_to_its_key() -> None:
+    user_product = rule(3, "The Corresponding Source must be accompanied by the Installation Information.")
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=user_product, vector=unit(0, 0, 1))])
+
+    locked, open_device = governing_rules(
+        [
+            "The hub only boots images signed with our key, and we do not provide the key to owners.",
+            "The hub boots any image its owner builds.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in locked] == [0, 1, 3]
+    assert [c.rule.rule_index for c in open_device] == [0, 1]

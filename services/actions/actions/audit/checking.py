@@ -59,6 +59,8 @@ FLAG: Final[dict[Reading, float]] = {
     "further_restriction": -math.inf,
     # Matched by what the clause does too (``relicensing``): the work passed on under other terms.
     "relicensed": -math.inf,
+    # And so is a device locked to the vendor's key (``installation_information``).
+    "withheld_installation": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,

@@ -43,6 +43,7 @@ from actions.audit.identifiers import (
     lacked_identifiers,
     required_identifiers,
 )
+from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.key_terms import key_terms, words_for_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
@@ -137,6 +138,7 @@ def judge(
     return (
         _by_further_restriction(clause, rule, said)
         or _by_relicensing(clause, rule, said)
+        or _by_withheld_installation(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
@@ -240,6 +242,24 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
         "sets_limit",
         f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
         f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
+    )
+
+
+def _by_withheld_installation(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule requiring the Installation Information with a User Product, against a clause locking the
+    device to the vendor's key and withholding the means to install a rebuilt image."""
+    if not requires_installation_information(rule):
+        return None
+    withheld = withheld_installation(clause)
+    if withheld is None:
+        return None
+    return Verdict(
+        True,
+        "withheld_installation",
+        f"{said} (the keys or procedures to install modified versions come with the object code); the "
+        f"clause locks the device and withholds them: “{withheld}”.",
+        "Provide the Installation Information (keys or procedures to install a rebuilt image), or record "
+        "why the rule does not apply.",
     )
 
 

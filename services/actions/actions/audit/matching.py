@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
+from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.key_terms import key_terms
 from actions.audit.message_format import gives_example_message, sets_message_form
 from actions.audit.quantities import depth, path_within, paths
@@ -98,6 +99,8 @@ class TargetRules:
     restriction_rules: list[int]
     #: The rules requiring the work be licensed under the licence itself (``relicensing``).
     licensing_rules: list[int]
+    #: The rules requiring the Installation Information with a User Product (``installation_information``).
+    installation_rules: list[int]
     #: The rules setting the form of messages (``message_format``).
     message_rules: list[int]
 
@@ -137,6 +140,9 @@ class TargetRules:
         ]
         restriction_rules = [j for j, rule in enumerate(rules) if forbids_further_restrictions(rule.text)]
         licensing_rules = [j for j, rule in enumerate(rules) if requires_licensing_under_itself(rule.text)]
+        installation_rules = [
+            j for j, rule in enumerate(rules) if requires_installation_information(rule.text)
+        ]
         message_rules = [
             j
             for j, rule in enumerate(rules)
@@ -154,6 +160,7 @@ class TargetRules:
             name_rules,
             restriction_rules,
             licensing_rules,
+            installation_rules,
             message_rules,
         )
 
@@ -164,9 +171,14 @@ class TargetRules:
 
 def matched_by_what_clauses_do(rule: str) -> bool:
     """Whether ``rule`` is matched to a clause by what the clause does, whatever its rank or
-    relatedness: a rule against further restrictions (``restrictions``), or one requiring the work
-    be licensed under the licence itself (``relicensing``)."""
-    return forbids_further_restrictions(rule) or requires_licensing_under_itself(rule)
+    relatedness: a rule against further restrictions (``restrictions``), one requiring the work be
+    licensed under the licence itself (``relicensing``), or one requiring the Installation Information
+    with a User Product (``installation_information``)."""
+    return (
+        forbids_further_restrictions(rule)
+        or requires_licensing_under_itself(rule)
+        or requires_installation_information(rule)
+    )
 
 
 def governing_rules(
@@ -197,6 +209,8 @@ def governing_rules(
             ordered += [j for j in target.restriction_rules if j not in ordered]
         if target.licensing_rules and relicensing_of(clauses[i]):
             ordered += [j for j in target.licensing_rules if j not in ordered]
+        if target.installation_rules and withheld_installation(clauses[i]):
+            ordered += [j for j in target.installation_rules if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []

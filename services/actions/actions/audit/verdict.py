@@ -9,6 +9,7 @@ Reading = Literal[
     "read_only",
     "further_restriction",
     "relicensed",
+    "withheld_installation",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

@@ -48,6 +48,11 @@ from policypal.rules.modality import is_binding, is_instruction, modal_cue
         ),
         ("No `setup.py` file may be shipped.", "prohibition", "No `setup.py` file may"),
         (
+            "When you convey a covered work, you waive any legal power to forbid circumvention.",
+            "prohibition",
+            "waive any legal power to",
+        ),
+        (
             "Tools should neither phone home nor collect usage data.",
             "recommendation_against",
             "should neither",

@@ -368,3 +368,24 @@ def test_a_rule_requiring_installation_information_governs_every_clause_locking_
 
     assert [c.rule.rule_index for c in locked] == [0, 1, 3]
     assert [c.rule.rule_index for c in open_device] == [0, 1]
+
+
+def test_a_rule_waiving_the_power_to_forbid_circumvention_governs_every_clause_forbidding_it() -> None:
+    waived = rule(
+        3, "You waive any legal power to forbid circumvention of technological measures.", "prohibition"
+    )
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=waived, vector=unit(0, 0, 1))])
+
+    forbidding, silent = governing_rules(
+        [
+            "Working around the key check counts as circumvention, and we will pursue it.",
+            "The key check stays.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in forbidding] == [0, 1, 3]
+    assert [c.rule.rule_index for c in silent] == [0, 1]

@@ -82,6 +82,8 @@ _FORMS: Final[tuple[tuple[Modality, bool, re.Pattern[str]], ...]] = (
             r"\bnot\s+(?:be\s+)?(?:permitted|allowed)\b",
             r"\b(?:is|are)\s+not\s+to\b",
             r"\bno\s+(?:\S+\s+){1,3}(?:may|shall|must)\b",
+            # "you waive any legal power to forbid circumvention": the power to do it given up.
+            r"\bwaive\s+any\s+(?:legal\s+)?power\s+to\b",
             # "There must be no subdirectories in /usr/bin": what there must be none of is forbidden.
             r"\bthere\s+(?:must|shall)\s+be\s+no\b",
             rf"{_LEAD}(?:never|do\s+not|don['’]t)\b",

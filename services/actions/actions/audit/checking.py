@@ -61,6 +61,8 @@ FLAG: Final[dict[Reading, float]] = {
     "relicensed": -math.inf,
     # And so is a device locked to the vendor's key (``installation_information``).
     "withheld_installation": -math.inf,
+    # And a clause forbidding circumvention (``circumvention``).
+    "forbids_circumvention": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,

@@ -36,6 +36,7 @@ from typing import Final
 
 from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
+from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.identifiers import (
     denied_identifiers,
     identifier_terms,
@@ -139,6 +140,7 @@ def judge(
         _by_further_restriction(clause, rule, said)
         or _by_relicensing(clause, rule, said)
         or _by_withheld_installation(clause, rule, said)
+        or _by_forbidden_circumvention(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
@@ -260,6 +262,24 @@ def _by_withheld_installation(clause: str, rule: str, said: str) -> Verdict | No
         f"clause locks the device and withholds them: “{withheld}”.",
         "Provide the Installation Information (keys or procedures to install a rebuilt image), or record "
         "why the rule does not apply.",
+    )
+
+
+def _by_forbidden_circumvention(clause: str, rule: str, said: str) -> Verdict | None:
+    """A rule waiving the power to forbid circumvention, against a clause forbidding it or threatening
+    action against it (``circumvention``)."""
+    if not waives_forbidding_circumvention(rule):
+        return None
+    forbidden = forbidden_circumvention(clause)
+    if forbidden is None:
+        return None
+    return Verdict(
+        True,
+        "forbids_circumvention",
+        f"{said} forbid circumvention of technological measures (the power is waived); the clause claims "
+        f"it: “{forbidden}”.",
+        "Drop the prohibition of circumvention and the threat to enforce it, or record why the rule does not "
+        "apply.",
     )
 
 

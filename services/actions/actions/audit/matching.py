@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.audit.characters import gives_names, rules_characters
+from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.document_names import as_document_words
 from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.key_terms import key_terms
@@ -101,6 +102,8 @@ class TargetRules:
     licensing_rules: list[int]
     #: The rules requiring the Installation Information with a User Product (``installation_information``).
     installation_rules: list[int]
+    #: The rules waiving the power to forbid circumvention (``circumvention``).
+    circumvention_rules: list[int]
     #: The rules setting the form of messages (``message_format``).
     message_rules: list[int]
 
@@ -143,6 +146,9 @@ class TargetRules:
         installation_rules = [
             j for j, rule in enumerate(rules) if requires_installation_information(rule.text)
         ]
+        circumvention_rules = [
+            j for j, rule in enumerate(rules) if waives_forbidding_circumvention(rule.text)
+        ]
         message_rules = [
             j
             for j, rule in enumerate(rules)
@@ -161,6 +167,7 @@ class TargetRules:
             restriction_rules,
             licensing_rules,
             installation_rules,
+            circumvention_rules,
             message_rules,
         )
 
@@ -172,12 +179,14 @@ class TargetRules:
 def matched_by_what_clauses_do(rule: str) -> bool:
     """Whether ``rule`` is matched to a clause by what the clause does, whatever its rank or
     relatedness: a rule against further restrictions (``restrictions``), one requiring the work be
-    licensed under the licence itself (``relicensing``), or one requiring the Installation Information
-    with a User Product (``installation_information``)."""
+    licensed under the licence itself (``relicensing``), one requiring the Installation Information
+    with a User Product (``installation_information``), or one waiving the power to forbid
+    circumvention (``circumvention``)."""
     return (
         forbids_further_restrictions(rule)
         or requires_licensing_under_itself(rule)
         or requires_installation_information(rule)
+        or waives_forbidding_circumvention(rule)
     )
 
 
@@ -211,6 +220,8 @@ def governing_rules(
             ordered += [j for j in target.licensing_rules if j not in ordered]
         if target.installation_rules and withheld_installation(clauses[i]):
             ordered += [j for j in target.installation_rules if j not in ordered]
+        if target.circumvention_rules and forbidden_circumvention(clauses[i]):
+            ordered += [j for j in target.circumvention_rules if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []

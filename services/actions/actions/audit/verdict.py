@@ -10,6 +10,7 @@ Reading = Literal[
     "further_restriction",
     "relicensed",
     "withheld_installation",
+    "forbids_circumvention",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

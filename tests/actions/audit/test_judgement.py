@@ -1318,6 +1318,8 @@ COUNT_AS_STATUS: tuple[str, Modality, str] = (
     [
         "When the import finishes, its exit status is the number of records it rejected.",
         "The checker uses the count of failed files as its exit status.",
+        "Subcommands are allowed to use the number of failed items as their exit code.",
+        "When a survey run finishes, the checker exits with the number of stations that failed validation.",
     ],
 )
 def test_using_what_the_rule_forbids_using_conflicts(clause: str) -> None:
@@ -1328,6 +1330,11 @@ def test_using_what_the_rule_forbids_using_conflicts(clause: str) -> None:
     ("clause", "rule"),
     [
         ("A successful run exits with status 0 and a usage error exits with status 2.", COUNT_AS_STATUS),
+        (
+            "The checker exits with 0 when every input validates and 1 when anything fails, whatever the number of "
+            "failures.",
+            COUNT_AS_STATUS,
+        ),
         (
             "Release tarballs are named tidemark-5.0.tar.gz and unpack into a single directory tidemark-5.0.",
             (
@@ -1473,3 +1480,14 @@ def test_denying_what_the_rule_rules_out_leaves_nothing_of_its_act_out() -> None
         "must",
     )
     assert verdict is None or not verdict.conflict
+
+
+def test_a_clause_doing_its_act_whatever_the_required_variable_says_goes_without_it() -> None:
+    verdict = verdict_of(
+        "The flasher always stages its images in /tmp/flash, whatever TMPDIR is set to.",
+        "If you make temporary files, check the TMPDIR environment variable; if that variable is defined, use "
+        "the specified directory instead of /tmp.",
+        "recommendation",
+        "check",
+    )
+    assert verdict.conflict

@@ -20,8 +20,11 @@ from policypal.rules.modality import CONDITION_OPENERS
 Stance = Literal["does", "does_not", "permits", "waives"]
 
 # Words that deny or withhold what the sentence is about ("no more than" is a limit, not a denial).
+# "whatever TMPDIR is set to", "regardless of the number of failures": what makes no difference to
+# what is done is not honoured.
 _NEGATION: Final = re.compile(
-    r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
+    r"\b(?:not|never|without|none|nothing|neither|nor|cannot|whatever|regardless\s+of|irrespective\s+of|"
+    r"no\s+matter|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
     r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid)\b|"
     r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!-|\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.IGNORECASE,

@@ -265,7 +265,9 @@ class Proposition:
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
-        """Whether a clause with ``terms`` speaks of this proposition (see the module's docstring)."""
+        """Whether a clause with ``terms`` speaks of this proposition (see the module's docstring); "the
+        number of" speaks of a count."""
+        terms = terms | {name for name, kin in _SAME_OBJECT.items() if kin & terms}
         shared = terms & self.about
         if not shared:
             return False

@@ -160,3 +160,10 @@ def test_a_negation_governs_what_is_done_not_the_case_it_is_said_of() -> None:
 
     assert "break" in denied
     assert not denied & {"tmp", "wipe", "boot"}
+
+
+def test_an_opening_infinitive_is_the_purpose_not_what_is_done() -> None:
+    clause = "To avoid a dependency on adduser, the postinst appends its account directly to /etc/passwd."
+
+    assert "avoid" not in without_purpose(clause)
+    assert stance(without_purpose(clause)) == "does"

@@ -171,7 +171,11 @@ _DENIAL: Final = re.compile(
 _PURPOSE_AFTER: Final = re.compile(
     r"(?:\bso\s+that|\bin\s+order\s+(?:to|that)|\bso\s+as\s+to|\bbecause\b|,\s*since\b|,\s*as\b)[^.;]*", re.I
 )
-_PURPOSE_BEFORE: Final = re.compile(r"^\W*(?:in\s+order\s+to|to\s+ensure|so\s+as\s+to)\b[^,;]*[,;]", re.I)
+# An opening infinitive of purpose: "To avoid a dependency on adduser, the postinst appends …" (a
+# sentence's own capital "To": a rule's act after its modal words, "to strip binaries by …", is no purpose).
+_PURPOSE_BEFORE: Final = re.compile(
+    r"^\W*(?:(?i:in\s+order\s+to|so\s+as\s+to|to\s+ensure)|To\s+[a-z]\w*)\b[^,;]*[,;]"
+)
 # An opening reason ends at its comma: "Because the SDK is too large for our repository, the build
 # downloads it …" does what follows (a reason further on runs to the sentence's end).
 _REASON_BEFORE: Final = re.compile(r"^\W*(?:because|since|as)\b[^,;]*[,;]", re.I)

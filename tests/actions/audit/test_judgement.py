@@ -854,7 +854,8 @@ def test_an_act_forbidden_by_a_means_is_done_only_by_that_means() -> None:
     )
 
     by_means = verdict_of("Our install rule strips the binaries by passing the -s flag to install.", *rule)
-    assert (by_means.conflict, by_means.reading) == (True, "polarity")
+    # By the rule's own verb, with the option it names: as specific as a rare verb.
+    assert (by_means.conflict, by_means.reading) == (True, "forbidden_act")
     otherwise = verdict_of(
         "make install-strip gives stripped binaries to anyone who installs with it.", *rule
     )
@@ -1491,3 +1492,16 @@ def test_a_clause_doing_its_act_whatever_the_required_variable_says_goes_without
         "check",
     )
     assert verdict.conflict
+
+
+def test_the_rules_own_verb_done_to_a_name_in_code_form_it_forbids_is_a_forbidden_act() -> None:
+    rule = (
+        "You should not set the value of DESTDIR in your Makefile at all.",
+        "recommendation_against",
+        "should not",
+    )
+
+    setting = verdict_of("Our top-level Makefile sets DESTDIR ?= $(CURDIR)/debian/tmp.", *rule)
+    assert (setting.conflict, setting.reading) == (True, "forbidden_act")
+    honouring = judge("Our Makefile honours DESTDIR when the packager passes it on the command line.", *rule)
+    assert honouring is None or not honouring.conflict

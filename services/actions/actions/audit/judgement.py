@@ -384,11 +384,14 @@ def _by_polarity(
             # By the rule's own verb, one few rules use, or a verb of its class, to all that the act's
             # head names: as specific as a figure past a limit ("may sublicense" against "Sublicensing
             # is not allowed", "rewrites the conffile" against "must not alter a conffile").
+            # So is the rule's own verb done to a name in code form its act names ("sets DESTDIR ?= …"
+            # against "You should not set the value of DESTDIR in your Makefile").
             own_verb = (
                 bool(act)
                 and bool(
                     _rare((stems | rule.manner) & affirmed, weights)
                     or (_rare(stems, weights) and same_act(stems, affirmed))
+                    or (stems & affirmed and identifiers(after).keys() & identifiers(practice).keys())
                 )
                 and rule.head - stems <= affirmed
             )

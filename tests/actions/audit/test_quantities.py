@@ -229,3 +229,13 @@ def test_a_path_with_shell_alternatives_names_each_of_them() -> None:
         "/usr/bin/tool",
         "/usr/sbin/tool",
     ]
+
+
+def test_a_size_in_pixels_is_compared_by_its_area() -> None:
+    (limit,) = quantities("an icon with a transparent background, providing at least the 22×22 size")
+    (icon,) = quantities("a single 16x16 PNG icon")
+
+    assert (limit.kind, limit.bound, icon.kind, icon.bound) == ("pixels", "lower", "pixels", "exact")
+    assert breaks_limit(limit, False, icon) is True
+    assert breaks_limit(limit, False, one("a 48x48 icon")) is False
+    assert quantities("the magic number 0x10") == []

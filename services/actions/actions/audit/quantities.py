@@ -2,7 +2,7 @@
 
 "at most 80 characters", "within 30 days", "no later than 5 days", "up to 120 columns": a number, its
 unit (brought to one scale per kind: seconds, characters, bytes, percent…) and its bound (upper,
-lower, or exact). "/etc/opt", "/opt/<package>/bin": paths, with placeholders (<package>, PACKAGE, *) that match any name.
+lower, or exact); a size in pixels ("at least the 22×22 size", "a 16x16 icon") by its area. "/etc/opt", "/opt/<package>/bin": paths, with placeholders (<package>, PACKAGE, *) that match any name.
 """
 
 import re
@@ -47,6 +47,11 @@ _QUANTITY = re.compile(
     rf"(?P<unit>{_UNIT_WORDS})(?:e?s)?(?!\w)(?P<after>\s+or\s+(?:more|longer|less|fewer|shorter))?",
     re.IGNORECASE,
 )
+# A size in pixels, width by height: "16x16", "at least the 22×22 size".
+_DIMENSION = re.compile(
+    rf"(?:(?P<upper>{_UPPER})|(?P<lower>{_LOWER}))?\s*(?:the\s+)?(?<![\w.])(?P<width>[1-9]\d{{0,4}})\s*[x×]\s*(?P<height>\d{{1,5}})\b",
+    re.IGNORECASE,
+)
 # A path: /segment/segment…, a segment a name or a <placeholder>; "/usr/share/doc/ PACKAGE" as PDFs
 # break it at a slash is joined again.
 _SEGMENT = r"(?:[\w+-]+(?:\.[\w+-]+)*|<[\w-]+>|\{[\w-]+\}|\*)"
@@ -77,13 +82,19 @@ class Quantity:
 def quantities(text: str) -> list[Quantity]:
     """The quantities of ``text`` with units, in order."""
     found = []
+    for size in _DIMENSION.finditer(text):
+        bound: Bound = "upper" if size.group("upper") else "lower" if size.group("lower") else "exact"
+        comparator = " ".join((size.group("upper") or size.group("lower") or "").split())
+        width, height = float(size.group("width")), float(size.group("height"))
+        words = " ".join(size.group(0).split())
+        found.append(Quantity("pixels", width * height, bound, words, bool(_STRICT.match(comparator))))
     for match in _QUANTITY.finditer(text):
         number = match.group("number").lower().replace(",", "")
         value = float(CARDINALS[number]) if number in CARDINALS else float(number)
         kind, factor = _UNITS[_unit_key(match.group("unit"))]
         after = (match.group("after") or "").lower()
         if match.group("upper") or any(w in after for w in ("less", "fewer", "shorter")):
-            bound: Bound = "upper"
+            bound = "upper"
         elif match.group("lower") or after:
             bound = "lower"
         else:

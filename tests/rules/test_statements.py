@@ -294,6 +294,23 @@ def test_a_wrapped_line_starting_with_a_number_is_no_heading() -> None:
     assert result.section == "Article 17"
 
 
+def test_a_footnote_after_a_single_number_is_no_heading_but_a_chapter_title_is() -> None:
+    text = (
+        "3.12. /mnt : Mount point for a temporarily mounted filesystem\n"
+        "This directory is provided so that the system administrator may mount a filesystem.\n"
+        "15 A compliant distribution with two CDROM drives might have /media/cdrom0 and /media/cdrom1\n"
+        "This directory must not be used by installation programs.\n"
+        "4 The /usr Hierarchy\n"
+        "/usr is shareable, read-only data.\n"
+    )
+
+    result = segmented(text)
+
+    sections = [statement.section for statement in result.statements]
+    assert sections[1].startswith("3.12. /mnt")
+    assert sections[-1] == "4 The /usr Hierarchy"
+
+
 def test_a_sentence_opening_with_a_lower_case_command_ends_the_one_before() -> None:
     text = (
         "The install-strip target has to strip the executables but not the scripts. install-strip "

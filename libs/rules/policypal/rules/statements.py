@@ -18,6 +18,8 @@ StatementKind = Literal["sentence", "item"]
 
 #: Fewer words is a label, a fragment or a table cell, not a statement.
 MIN_WORDS: Final = 4
+#: A chapter's title after a single number is a few words ("3 The Root Filesystem"); more is a footnote.
+MAX_CHAPTER_WORDS: Final = 9
 #: A line this much shorter than the page's usual line ends its paragraph when the next line starts anew.
 SHORT_LINE: Final = 0.6
 
@@ -96,7 +98,9 @@ def one_line(text: str) -> str:
 def heading_text(line: str) -> str | None:
     """The title when ``line`` is a numbered or Markdown heading ("3.13.1 Purpose", "## Scope").
 
-    A single number ("10 years after…") heads a section only before a capitalised title word.
+    A single number ("10 years after…") heads a section only before a capitalised title word, and
+    only a short title: "15 A compliant distribution with two CDROM drives might have …" is a
+    footnote.
     """
     stripped = line.strip()
     if _MARKDOWN_HEADING.match(stripped):
@@ -108,7 +112,10 @@ def heading_text(line: str) -> str | None:
         and not stripped.endswith(_TERMINAL)
         and not _ITEM.match(stripped)
         and not _CONTENTS_LINE.search(stripped)
-        and (_MULTILEVEL.match(stripped) or stripped[match.end() - 1 :][:1].isupper())
+        and (
+            _MULTILEVEL.match(stripped)
+            or (stripped[match.end() - 1 :][:1].isupper() and len(stripped.split()) <= MAX_CHAPTER_WORDS)
+        )
     ):
         return stripped
     return None

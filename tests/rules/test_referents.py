@@ -2,7 +2,7 @@
 
 import pytest
 
-from policypal.rules.referents import referent
+from policypal.rules.referents import referent, section_area
 
 
 def test_a_demonstrative_noun_refers_to_its_mention_with_the_path_after_it() -> None:
@@ -92,3 +92,19 @@ def test_nothing_is_guessed_when_the_statement_before_does_not_name_the_noun() -
 def test_a_person_addressed_or_an_opening_phrase_is_no_referent() -> None:
     assert referent("It should list every change.", ["You write the changelog by hand."]) is None
     assert referent("It should list every change.", ["In this case they are kept."]) is None
+
+
+def test_this_directory_refers_to_the_one_path_its_section_is_titled_by() -> None:
+    sections = [
+        "3. The Root Filesystem",
+        "3.12. /mnt : Mount point for a temporarily mounted filesystem",
+        "3.12.1. Purpose",
+    ]
+
+    assert (
+        section_area("This directory must not be used by installation programs.", sections)
+        == "the directory /mnt"
+    )
+    assert section_area("This file must not be compressed.", sections) is None
+    assert section_area("This directory must be cleared.", ["3. The Root Filesystem", "3.1. Purpose"]) is None
+    assert section_area("This directory is shared.", ["3.4. /usr and /usr/local : Hierarchies"]) is None

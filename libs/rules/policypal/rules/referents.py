@@ -94,6 +94,26 @@ def referent(statement: str, previous: Sequence[str]) -> str | None:
     return _referent(statement, previous, MAX_CHAIN)
 
 
+def section_area(statement: str, sections: Sequence[str]) -> str | None:
+    """The directory "This directory …" refers to when no statement before it names one: the one path
+    the nearest of ``sections`` (outermost first) is titled by ("3.12. /mnt : Mount point for a
+    temporarily mounted filesystem" › "3.12.1. Purpose"); None for any other subject, or a title
+    naming none or several."""
+    noun = _NOUN_ANAPHOR.match(_SUBJECT_OPENER.sub("", statement.lstrip()))
+    if noun is None or not _DIRECTORY.fullmatch(noun.group("noun")):
+        return None
+    for title in reversed(sections):
+        found = _TITLE_PATH.findall(title)
+        if found:
+            return f"the directory {found[0]}" if len(set(found)) == 1 else None
+    return None
+
+
+_DIRECTORY: Final = re.compile(r"director(?:y|ies)", re.IGNORECASE)
+# A path a section is titled by: "3.15. /run : Run-time variable data".
+_TITLE_PATH: Final = re.compile(r"(?<![\w/])/[\w.+-]+(?:/[\w.+-]+)*")
+
+
 def _referent(statement: str, previous: Sequence[str], chain: int) -> str | None:
     if not previous or chain == 0:
         return None

@@ -17,14 +17,14 @@ from policypal.rules.document_pages import DocumentPage, document_pages
 from policypal.rules.duties import duty_statements
 from policypal.rules.end_of_terms import TermsEnd
 from policypal.rules.modality import ModalCue, modal_cue
-from policypal.rules.referents import MAX_CHAIN, referent
+from policypal.rules.referents import MAX_CHAIN, referent, section_area
 from policypal.rules.section_outline import SectionOutline
 from policypal.rules.statement_sections import StructureSections
 from policypal.rules.statements import Statement, segment
 from policypal.vectorstore import ChunkPoint, RulePoint
 
 #: Raised whenever the extraction changes what it finds: stored rules of an older one are found again.
-EXTRACTION_VERSION: Final = 29
+EXTRACTION_VERSION: Final = 30
 #: The lead-in kept in front of a list item's own words when it is matched.
 MAX_LEAD_IN_CHARS: Final = 200
 #: Longer "statements" are run-on text (tables read as prose): matched by their first part only.
@@ -115,7 +115,10 @@ def rule_units(
                 text=clause.text,
                 quote=clause.quote,
                 extraction=EXTRACTION_VERSION,
-                referent=referent(clause.statement.plain, _before(clauses, at)),
+                referent=referent(clause.statement.plain, _before(clauses, at))
+                or section_area(
+                    clause.statement.plain, [*outline.enclosing(section), *([section] if section else [])]
+                ),
             )
         )
     return rules

@@ -36,7 +36,6 @@ from typing import Final
 
 from actions.audit.act_classes import same_act
 from actions.audit.characters import by_characters
-from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.identifiers import (
     denied_identifiers,
     identifier_terms,
@@ -44,7 +43,6 @@ from actions.audit.identifiers import (
     lacked_identifiers,
     required_identifiers,
 )
-from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.key_terms import key_terms, words_for_terms
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
@@ -64,9 +62,8 @@ from actions.audit.polarity import (
     without_purpose,
 )
 from actions.audit.proposition import MIN_SHARED_TERMS, Proposition
+from actions.audit.provision_acts import breach_by_act
 from actions.audit.quantities import breaks_limit, effective_bound, path_within, paths, quantities
-from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
-from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import by_top_level
 from actions.audit.values import by_forbidden_value, by_other_value
 from actions.audit.verdict import Reading, Verdict
@@ -137,10 +134,7 @@ def judge(
     said = f"The rule says “{_instruction_opening(after) if is_instruction(modal_words) else modal_words}”"
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     return (
-        _by_further_restriction(clause, rule, said)
-        or _by_relicensing(clause, rule, said)
-        or _by_withheld_installation(clause, rule, said)
-        or _by_forbidden_circumvention(clause, rule, said)
+        breach_by_act(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
         or by_characters(clause, before, after, negative, said, weights or {})
@@ -244,75 +238,6 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
         "sets_limit",
         f"{said} limits on {what}; the clause sets one for {_words(clause, named)}: {figures[0].words}.",
         f"Remove the fixed limit ({figures[0].words}), or record why the rule does not apply.",
-    )
-
-
-def _by_withheld_installation(clause: str, rule: str, said: str) -> Verdict | None:
-    """A rule requiring the Installation Information with a User Product, against a clause locking the
-    device to the vendor's key and withholding the means to install a rebuilt image."""
-    if not requires_installation_information(rule):
-        return None
-    withheld = withheld_installation(clause)
-    if withheld is None:
-        return None
-    return Verdict(
-        True,
-        "withheld_installation",
-        f"{said} (the keys or procedures to install modified versions come with the object code); the "
-        f"clause locks the device and withholds them: “{withheld}”.",
-        "Provide the Installation Information (keys or procedures to install a rebuilt image), or record "
-        "why the rule does not apply.",
-    )
-
-
-def _by_forbidden_circumvention(clause: str, rule: str, said: str) -> Verdict | None:
-    """A rule waiving the power to forbid circumvention, against a clause forbidding it or threatening
-    action against it (``circumvention``)."""
-    if not waives_forbidding_circumvention(rule):
-        return None
-    forbidden = forbidden_circumvention(clause)
-    if forbidden is None:
-        return None
-    return Verdict(
-        True,
-        "forbids_circumvention",
-        f"{said} forbid circumvention of technological measures (the power is waived); the clause claims "
-        f"it: “{forbidden}”.",
-        "Drop the prohibition of circumvention and the threat to enforce it, or record why the rule does not "
-        "apply.",
-    )
-
-
-def _by_relicensing(clause: str, rule: str, said: str) -> Verdict | None:
-    """A rule requiring the work be licensed under the licence itself, against a clause passing it on
-    under terms of its own (``relicensing``)."""
-    if not requires_licensing_under_itself(rule):
-        return None
-    relicensed = relicensing_of(clause)
-    if relicensed is None:
-        return None
-    return Verdict(
-        True,
-        "relicensed",
-        f"{said} (the work is licensed under the licence itself); the clause passes it on “{relicensed}”.",
-        "Pass the work on under the licence itself, or record why the rule does not apply.",
-    )
-
-
-def _by_further_restriction(clause: str, rule: str, said: str) -> Verdict | None:
-    """A rule against further restrictions on the rights granted, against a clause restricting what
-    recipients may do with the work (``restrictions``)."""
-    if not forbids_further_restrictions(rule):
-        return None
-    restricted = restriction_of(clause)
-    if restricted is None:
-        return None
-    return Verdict(
-        True,
-        "further_restriction",
-        f"{said} (it forbids further restrictions on the rights granted); the clause restricts "
-        f"“{restricted}”.",
-        "Drop the restriction, or record why the rule does not apply.",
     )
 
 

@@ -25,16 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from actions.audit.characters import gives_names, rules_characters
-from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.document_names import as_document_words
-from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.key_terms import key_terms
 from actions.audit.message_format import gives_example_message, sets_message_form
+from actions.audit.provision_acts import PROVISION_ACTS, provision_of
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
-from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
-from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
+from actions.audit.verdict import Reading
 from policypal.contracts import ResolvedDocument
 from policypal.rules import NEGATIVE_MODALITIES, is_binding
 from policypal.vectorstore import RulePoint, StoredRule
@@ -96,14 +94,8 @@ class TargetRules:
     known_paths: list[str]
     #: The rules that allow only, or forbid, characters in a name (``characters``).
     name_rules: list[int]
-    #: The rules against further restrictions on the rights granted (``restrictions``).
-    restriction_rules: list[int]
-    #: The rules requiring the work be licensed under the licence itself (``relicensing``).
-    licensing_rules: list[int]
-    #: The rules requiring the Installation Information with a User Product (``installation_information``).
-    installation_rules: list[int]
-    #: The rules waiving the power to forbid circumvention (``circumvention``).
-    circumvention_rules: list[int]
+    #: The rules that are provisions a clause breaks by what it does, by their reading (``provision_acts``).
+    provision_rules: dict[Reading, list[int]]
     #: The rules setting the form of messages (``message_format``).
     message_rules: list[int]
 
@@ -141,14 +133,10 @@ class TargetRules:
             for j, rule in enumerate(rules)
             if rules_characters(rule.text, rule.modal_words, rule.modality in NEGATIVE_MODALITIES)
         ]
-        restriction_rules = [j for j, rule in enumerate(rules) if forbids_further_restrictions(rule.text)]
-        licensing_rules = [j for j, rule in enumerate(rules) if requires_licensing_under_itself(rule.text)]
-        installation_rules = [
-            j for j, rule in enumerate(rules) if requires_installation_information(rule.text)
-        ]
-        circumvention_rules = [
-            j for j, rule in enumerate(rules) if waives_forbidding_circumvention(rule.text)
-        ]
+        provision_rules: dict[Reading, list[int]] = {}
+        for j, rule in enumerate(rules):
+            if provision := provision_of(rule.text):
+                provision_rules.setdefault(provision.reading, []).append(j)
         message_rules = [
             j
             for j, rule in enumerate(rules)
@@ -164,10 +152,7 @@ class TargetRules:
             named,
             known_paths,
             name_rules,
-            restriction_rules,
-            licensing_rules,
-            installation_rules,
-            circumvention_rules,
+            provision_rules,
             message_rules,
         )
 
@@ -178,16 +163,9 @@ class TargetRules:
 
 def matched_by_what_clauses_do(rule: str) -> bool:
     """Whether ``rule`` is matched to a clause by what the clause does, whatever its rank or
-    relatedness: a rule against further restrictions (``restrictions``), one requiring the work be
-    licensed under the licence itself (``relicensing``), one requiring the Installation Information
-    with a User Product (``installation_information``), or one waiving the power to forbid
-    circumvention (``circumvention``)."""
-    return (
-        forbids_further_restrictions(rule)
-        or requires_licensing_under_itself(rule)
-        or requires_installation_information(rule)
-        or waives_forbidding_circumvention(rule)
-    )
+    relatedness: a provision of ``provision_acts`` (against further restrictions, on licensing under
+    the licence itself, on the Installation Information, on circumvention)."""
+    return provision_of(rule) is not None
 
 
 def governing_rules(
@@ -212,16 +190,12 @@ def governing_rules(
     for i in range(len(clauses)):
         best = np.argpartition(-relatedness[i], top - 1)[:top]
         ordered = sorted(best, key=lambda j: -relatedness[i, j])
-        # A rule against further restrictions governs every clause that restricts (``restrictions``), and
-        # one requiring the work be licensed under the licence itself every clause relicensing it.
-        if target.restriction_rules and restriction_of(clauses[i]):
-            ordered += [j for j in target.restriction_rules if j not in ordered]
-        if target.licensing_rules and relicensing_of(clauses[i]):
-            ordered += [j for j in target.licensing_rules if j not in ordered]
-        if target.installation_rules and withheld_installation(clauses[i]):
-            ordered += [j for j in target.installation_rules if j not in ordered]
-        if target.circumvention_rules and forbidden_circumvention(clauses[i]):
-            ordered += [j for j in target.circumvention_rules if j not in ordered]
+        # A provision broken by what a clause does governs every clause doing its act (``provision_acts``):
+        # a restriction on recipients, relicensing, a device locked to its vendor's key, …
+        for act in PROVISION_ACTS:
+            governed = target.provision_rules.get(act.reading)
+            if governed and act.done_by(clauses[i]) is not None:
+                ordered += [j for j in governed if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if gives_names(clauses[i]) else []

@@ -1,0 +1,92 @@
+"""Provisions a clause breaks by what it does, whatever it shares with them: matched and judged alike.
+
+A licence's provision against further restrictions, on licensing the work under itself, on the
+Installation Information and on circumvention is broken by a clause that says, in words of its own,
+that it does what the provision rules out ("customers may not pass copies on", "under their own
+proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
+"treats any such workaround as circumvention"). Such a clause shares few words with the provision,
+so relatedness would not find it: each provision is a candidate of every clause doing its act
+(``matching``), and its conflict counts at any standing (``checking``). Each act is read by its own
+module; this one lists them, so that matching, the offline judgement and a model's selection agree.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
+from actions.audit.installation_information import requires_installation_information, withheld_installation
+from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
+from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.verdict import Reading, Verdict
+
+
+@dataclass(frozen=True)
+class ProvisionAct:
+    """A provision and the act of a clause that breaks it."""
+
+    #: Whether a rule's text is this provision.
+    governs: Callable[[str], bool]
+    #: The clause's own words doing the act, else None.
+    done_by: Callable[[str], str | None]
+    reading: Reading
+    #: What the provision requires, said after the rule's modal words.
+    requires: str
+    #: What the clause does, before its words.
+    does: str
+    suggestion: str
+
+
+PROVISION_ACTS: Final = (
+    ProvisionAct(
+        forbids_further_restrictions,
+        restriction_of,
+        "further_restriction",
+        "(it forbids further restrictions on the rights granted)",
+        "restricts",
+        "Drop the restriction, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_licensing_under_itself,
+        relicensing_of,
+        "relicensed",
+        "(the work is licensed under the licence itself)",
+        "passes it on",
+        "Pass the work on under the licence itself, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_installation_information,
+        withheld_installation,
+        "withheld_installation",
+        "(the keys or procedures to install modified versions come with the object code)",
+        "locks the device and withholds them:",
+        "Provide the Installation Information (keys or procedures to install a rebuilt image), or record why "
+        "the rule does not apply.",
+    ),
+    ProvisionAct(
+        waives_forbidding_circumvention,
+        forbidden_circumvention,
+        "forbids_circumvention",
+        "(the power to forbid circumvention of technological measures is waived)",
+        "claims it:",
+        "Drop the prohibition of circumvention and the threat to enforce it, or record why the rule does not "
+        "apply.",
+    ),
+)
+
+
+def provision_of(rule: str) -> ProvisionAct | None:
+    """The provision ``rule`` is, of those a clause breaks by what it does; None for any other rule."""
+    return next((act for act in PROVISION_ACTS if act.governs(rule)), None)
+
+
+def breach_by_act(clause: str, rule: str, said: str) -> Verdict | None:
+    """The conflict of ``clause`` with ``rule`` when the rule is such a provision and the clause does
+    its act; None otherwise."""
+    act = provision_of(rule)
+    words = act.done_by(clause) if act else None
+    if act is None or words is None:
+        return None
+    return Verdict(
+        True, act.reading, f"{said} {act.requires}; the clause {act.does} “{words}”.", act.suggestion
+    )

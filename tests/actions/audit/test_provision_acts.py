@@ -1,0 +1,34 @@
+"""Provisions a clause breaks by what it does: one list for matching, judgement and a model's selection."""
+
+from actions.audit.matching import matched_by_what_clauses_do
+from actions.audit.provision_acts import breach_by_act, provision_of
+
+
+def test_each_provision_is_known_by_its_text_and_other_rules_are_none() -> None:
+    assert provision_of("You may not impose any further restrictions on the exercise of the rights granted.")
+    assert provision_of("You waive any legal power to forbid circumvention of technological measures.")
+    assert provision_of("Log files must be rotated.") is None
+    assert not matched_by_what_clauses_do("Log files must be rotated.")
+
+
+def test_a_clause_doing_the_act_breaks_the_provision_and_says_in_which_words() -> None:
+    verdict = breach_by_act(
+        "Partners may ship modified builds under their own proprietary EULA.",
+        "You must license the entire work, as a whole, under this License.",
+        "The rule says “must”",
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "relicensed")
+    assert "under their own proprietary EULA" in verdict.rationale
+
+
+def test_a_clause_not_doing_the_act_leaves_the_provision_to_the_other_readings() -> None:
+    assert (
+        breach_by_act(
+            "Builds ship under the GPL.",
+            "You must license the entire work, as a whole, under this License.",
+            "The rule says “must”",
+        )
+        is None
+    )

@@ -167,3 +167,11 @@ def test_an_opening_infinitive_is_the_purpose_not_what_is_done() -> None:
 
     assert "avoid" not in without_purpose(clause)
     assert stance(without_purpose(clause)) == "does"
+
+
+def test_what_makes_no_difference_is_denied_but_what_is_done_is_still_done() -> None:
+    clause = "The flasher always stages its images in /tmp/flash, whatever TMPDIR is set to."
+
+    assert "tmpdir" in denied_terms(clause)
+    assert stance(clause) == "does"
+    assert stance("We ship whatever the customer needs.") == "does"

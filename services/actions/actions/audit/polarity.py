@@ -20,11 +20,8 @@ from policypal.rules.modality import CONDITION_OPENERS
 Stance = Literal["does", "does_not", "permits", "waives"]
 
 # Words that deny or withhold what the sentence is about ("no more than" is a limit, not a denial).
-# "whatever TMPDIR is set to", "regardless of the number of failures": what makes no difference to
-# what is done is not honoured.
 _NEGATION: Final = re.compile(
-    r"\b(?:not|never|without|none|nothing|neither|nor|cannot|whatever|regardless\s+of|irrespective\s+of|"
-    r"no\s+matter|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
+    r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
     r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid)\b|"
     r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!-|\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.IGNORECASE,
@@ -161,10 +158,13 @@ def negated_terms(sentence: str) -> frozenset[str]:
 
 
 # Denial in the wider sense: a negation, or a verb of leaving out or putting something else in its place.
+# "whatever TMPDIR is set to", "regardless of the number of failures": what makes no difference to
+# what is done is not honoured, though what is done is still done.
 _DENIAL: Final = re.compile(
     _NEGATION.pattern
     + r"|\b(?:avoid(?:s|ed|ing)?|exclud(?:e|es|ed|ing)|drop(?:s|ped|ping)?|instead\s+of|rather\s+than|"
-    r"(?:leave|leaves|leaving|left)\s+out|in\s+place\s+of)\b",
+    r"(?:leave|leaves|leaving|left)\s+out|in\s+place\s+of|whatever|regardless\s+of|irrespective\s+of|"
+    r"no\s+matter)\b",
     re.IGNORECASE,
 )
 # A purpose or a reason says why, not what is done: "so that local changes are preserved".

@@ -195,8 +195,8 @@ class Proposition:
     excepted_act: frozenset[str] = frozenset()
     #: What the rule binds, as its words before the modal form name it ("This copyright notice").
     subject: frozenset[str] = frozenset()
-    #: The first term of the object of an act by a generic verb ("count" in "use a count of errors as
-    #: the exit status"): with the verb saying nothing, a clause does the act only when it names this.
+    #: The first term of what an act by "use" uses ("count" in "use a count of errors as the exit
+    #: status"): with the verb saying nothing, a clause does the act only when it names this.
     generic_object: str | None = None
     #: What an act by "use" uses its object as ("exit, status" in "use a count of errors as the exit
     #: status"), its object's own terms aside: a clause does the act only when it names one of these too.
@@ -289,7 +289,8 @@ class Proposition:
         # "must not contain or make hard links": with a generic verb among them, the object decides
         # ("use a count of errors as the exit status" is not done by exiting with status 2 on an error).
         if not named or not all(named):
-            return "" if self.generic_object is None or self._names_object(affirmed) else None
+            used = self.generic_object
+            return "" if used is None or self._names_object(used, affirmed) else None
         stems = frozenset().union(*named)
         objects = self.head - stems
         if objects and not objects & affirmed and not self.listed & affirmed:
@@ -312,15 +313,12 @@ class Proposition:
         ]
         return next((word for verb in self.verbs if (word := lexicon.alike(verb, said))), None)
 
-    def _names_object(self, affirmed: frozenset[str]) -> bool:
-        """Whether the clause names the object of an act by a generic verb (one of a listed object's
-        items, or a count by "the number of")."""
-        assert self.generic_object is not None
+    def _names_object(self, used: str, affirmed: frozenset[str]) -> bool:
+        """Whether the clause names what an act by "use" uses (``used``, or one of a listed object's
+        items, or a count by "the number of"), and what it uses it as."""
         if self.used_as and not self.used_as & affirmed:
             return False
-        return bool(
-            ({self.generic_object} | _SAME_OBJECT.get(self.generic_object, frozenset())) & affirmed
-        ) or bool(self.listed & affirmed)
+        return bool(({used} | _SAME_OBJECT.get(used, frozenset())) & affirmed) or bool(self.listed & affirmed)
 
 
 _NEGATING_PREFIX: Final = re.compile(r"^(?:un|non-?)", re.IGNORECASE)

@@ -239,3 +239,9 @@ def test_a_size_in_pixels_is_compared_by_its_area() -> None:
     assert breaks_limit(limit, False, icon) is True
     assert breaks_limit(limit, False, one("a 48x48 icon")) is False
     assert quantities("the magic number 0x10") == []
+
+
+def test_sizes_and_other_quantities_come_in_the_order_the_text_gives_them() -> None:
+    found = quantities("Names of at most 80 characters and a 16x16 icon, kept for 30 days.")
+
+    assert [q.kind for q in found] == ["length", "pixels", "time"]

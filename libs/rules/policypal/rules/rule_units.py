@@ -93,6 +93,7 @@ def rule_units(
             continue
         chunk = clause.chunk
         section = sections.section_of(clause.statement.section, chunk)
+        enclosing = outline.enclosing(section)
         # The document's own licence, appended: what it binds is the manual's readers, not its subject.
         if _repeats_title(clause.text, section) or in_appended_licence(section, licences):
             continue
@@ -107,7 +108,7 @@ def rule_units(
                 set_name=chunk.set_name,
                 page=chunk.page,
                 section=section,
-                enclosing_sections=outline.enclosing(section),
+                enclosing_sections=enclosing,
                 chunk_index=chunk.chunk_index,
                 rule_index=len(rules),
                 modality=clause.modal.modality,
@@ -116,9 +117,7 @@ def rule_units(
                 quote=clause.quote,
                 extraction=EXTRACTION_VERSION,
                 referent=referent(clause.statement.plain, _before(clauses, at))
-                or section_area(
-                    clause.statement.plain, [*outline.enclosing(section), *([section] if section else [])]
-                ),
+                or section_area(clause.statement.plain, [*enclosing, *([section] if section else [])]),
             )
         )
     return rules

@@ -46,9 +46,11 @@ _SYMBOL: Final = re.compile(r"(?:(?<=\s)|(?<=\())([.+~_:-])(?=[\s),]|$)")
 _RANGE: Final = re.compile(r"\(([a-zA-Z0-9])-([a-zA-Z0-9])\)")
 _ONLY: Final = re.compile(r"\b(?:only|solely|exclusively)\b", re.IGNORECASE)
 _INCLUDE: Final = re.compile(r"\b(?:include|contain|use|have)\b", re.IGNORECASE)
+#: The words a clause gives an example after.
+EXAMPLE_CUES: Final = r"as\s+in|such\s+as|e\.g\.,?|for\s+example"
 # Where a clause gives a name: as an example, as what a thing is called or installed as, in quotes.
 _GIVEN: Final = re.compile(
-    r"(?:\b(?:as\s+in|such\s+as|e\.g\.,?|for\s+example|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
+    rf"(?:\b(?:{EXAMPLE_CUES}|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
     r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,

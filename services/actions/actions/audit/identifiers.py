@@ -32,10 +32,15 @@ def identifiers(text: str) -> dict[str, str]:
     """The options and variable names ``text`` names, by their name without dashes, lower case
     ("‘-g’" → {"g": "-g"})."""
     return {
-        name.strip("-").lower(): name
+        _key(name): name
         for name in (m.group(0) for m in _IDENTIFIER.finditer(text))
         if name not in _WORDS_IN_CAPITALS
     }
+
+
+def _key(name: str) -> str:
+    """An identifier by its name without dashes, lower case ("--Help" → "help")."""
+    return name.strip("-").lower()
 
 
 @lru_cache(maxsize=8192)
@@ -59,7 +64,7 @@ def lacked_identifiers(clause: str, act_terms: frozenset[str]) -> Mapping[str, s
         for match in _IDENTIFIER.finditer(scope):
             said = key_terms(scope[: match.start()])
             if said <= _HAVING | act_terms and match.group(0) not in _WORDS_IN_CAPITALS:
-                lacked[match.group(0).strip("-").lower()] = match.group(0)
+                lacked[_key(match.group(0))] = match.group(0)
     return lacked
 
 

@@ -198,9 +198,11 @@ def governing_rules(
                 ordered += [j for j in governed if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
-        by_name = target.name_rules if gives_names(clauses[i]) else []
+        by_name = target.name_rules if target.name_rules and gives_names(clauses[i]) else []
         ordered += [j for j in by_name if j not in ordered]
-        by_example = target.message_rules if gives_example_message(clauses[i]) else []
+        by_example = (
+            target.message_rules if target.message_rules and gives_example_message(clauses[i]) else []
+        )
         ordered += [j for j in by_example if j not in ordered]
         found.append(
             [

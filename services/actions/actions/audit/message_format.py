@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from actions.audit.characters import EXAMPLE_CUES
 from actions.audit.key_terms import key_terms
 from actions.audit.verdict import Verdict
 
@@ -27,9 +28,7 @@ _CAPITAL: Final = re.compile(r"\b(?:begin|start)\s+with\s+a\s+capital\s+letter\b
 _PERIOD: Final = re.compile(r"\bend\s+with\s+a\s+(?:period|full\s+stop)\b", re.IGNORECASE)
 # Where a clause gives an example: in quotes or backticks, or after "for example", "e.g.", "such as".
 _QUOTED: Final = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”")
-_AFTER_CUE: Final = re.compile(
-    r"\b(?:for\s+example|e\.g\.|such\s+as|as\s+in)[,:]?\s+(?P<example>[^\"“`].*)$", re.I
-)
+_AFTER_CUE: Final = re.compile(rf"\b(?:{EXAMPLE_CUES})[,:]?\s+(?P<example>[^\"“`].*)$", re.I)
 # Names before the message ("gaugeq: ", "brindle-scan: survey.csv: ", "cc:file.c:12: "): no spaces.
 _NAMES: Final = re.compile(r"^(?:[^\s:]+:\s*)*[^\s:]+:\s+")
 # What the examples are of: messages a program writes.
@@ -53,25 +52,35 @@ def gives_example_message(clause: str) -> bool:
 
 
 def _sets_form(subject: str, act: str, negative: bool) -> bool:
-    ruled = (_CAPITAL.search(act) or _PERIOD.search(act)) if negative else _FORM.search(act)
-    return bool(ruled) and bool(_MESSAGES & key_terms(subject or act))
+    return _form_ruled(subject, act, negative) != (None, None, None)
+
+
+def _form_ruled(
+    subject: str, act: str, negative: bool
+) -> tuple[re.Match[str] | None, re.Match[str] | None, re.Match[str] | None]:
+    """The form a rule about messages sets, or the first capital and last period it forbids (all
+    None when its subject names no messages)."""
+    if not _MESSAGES & key_terms(subject or act):
+        return None, None, None
+    if negative:
+        return None, _CAPITAL.search(act), _PERIOD.search(act)
+    return _FORM.search(act), None, None
 
 
 def by_message_format(clause: str, subject: str, act: str, negative: bool, said: str) -> Verdict | None:
     """The verdict on a clause giving an example of the messages the rule's ``subject`` names, under a
     rule setting their form (``act``: "should look like this: program: message") or forbidding their
     first capital or last period; None when the rule sets neither or the clause gives no example."""
-    form = None if negative else _FORM.search(act)
-    capital = negative and _CAPITAL.search(act)
-    period = negative and _PERIOD.search(act)
-    if not _sets_form(subject, act, negative) or not gives_example_message(clause):
+    form, capital, period = _form_ruled(subject, act, negative)
+    terms = key_terms(clause)
+    examples = list(_examples(clause))
+    if not (form or capital or period) or not (_MESSAGES & terms and examples):
         return None
     # "Error messages from compilers …" binds error messages (diagnostics), not usage messages.
     kinds = key_terms(subject) & _MESSAGES - _MESSAGE
-    named = key_terms(clause) | (_ERRORS if _DIAGNOSTICS & key_terms(clause) else frozenset())
+    named = terms | (_ERRORS if _DIAGNOSTICS & terms else frozenset())
     if kinds and not kinds & named:
         return None
-    examples = list(_examples(clause))
     for example in examples:
         names = _NAMES.match(example)
         if form and not names:

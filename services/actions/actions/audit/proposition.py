@@ -324,15 +324,14 @@ class Proposition:
 _NEGATING_PREFIX: Final = re.compile(r"^(?:un|non-?)", re.IGNORECASE)
 # "Use" says nothing of the act; what it uses does. An object naming words ("the term “illegal”", "the
 # word …") names them after it, so it is no object a clause need repeat.
-_USE: Final = re.compile(r"^\W*(?:also\s+)?(?:use|using)\b", re.IGNORECASE)
+_USE_OPENING: Final = r"^\W*(?:also\s+)?(?:use|using)\b"
+_USE: Final = re.compile(_USE_OPENING, re.IGNORECASE)
 _NAMING_WORDS: Final = frozenset(key_terms("term terms word words phrase name names value"))
 # A count is what "the number of …" names.
 _SAME_OBJECT: Final = {"count": frozenset(key_terms("number total"))}
 
 
-_USED_AS: Final = re.compile(
-    r"^\W*(?:also\s+)?(?:use|using)\b(?P<used>[^,;.]*?)\bas\s+(?P<role>[^,;.]+)", re.I
-)
+_USED_AS: Final = re.compile(rf"{_USE_OPENING}(?P<used>[^,;.]*?)\bas\s+(?P<role>[^,;.]+)", re.I)
 
 
 def _used_as(after: str) -> frozenset[str]:

@@ -81,28 +81,30 @@ class Quantity:
 
 def quantities(text: str) -> list[Quantity]:
     """The quantities of ``text`` with units, in order."""
-    found = []
+    found: list[tuple[int, Quantity]] = []
     for size in _DIMENSION.finditer(text):
-        bound: Bound = "upper" if size.group("upper") else "lower" if size.group("lower") else "exact"
-        comparator = " ".join((size.group("upper") or size.group("lower") or "").split())
-        width, height = float(size.group("width")), float(size.group("height"))
-        words = " ".join(size.group(0).split())
-        found.append(Quantity("pixels", width * height, bound, words, bool(_STRICT.match(comparator))))
+        area = float(size.group("width")) * float(size.group("height"))
+        found.append((size.start(), _measured(size, "pixels", area, "")))
     for match in _QUANTITY.finditer(text):
         number = match.group("number").lower().replace(",", "")
         value = float(CARDINALS[number]) if number in CARDINALS else float(number)
         kind, factor = _UNITS[_unit_key(match.group("unit"))]
-        after = (match.group("after") or "").lower()
-        if match.group("upper") or any(w in after for w in ("less", "fewer", "shorter")):
-            bound = "upper"
-        elif match.group("lower") or after:
-            bound = "lower"
-        else:
-            bound = "exact"
-        comparator = " ".join((match.group("upper") or match.group("lower") or "").split())
-        strict = bool(_STRICT.match(comparator))
-        found.append(Quantity(kind, value * factor, bound, " ".join(match.group(0).split()), strict))
-    return found
+        found.append(
+            (match.start(), _measured(match, kind, value * factor, (match.group("after") or "").lower()))
+        )
+    return [quantity for _, quantity in sorted(found, key=lambda item: item[0])]
+
+
+def _measured(match: re.Match[str], kind: str, value: float, after: str) -> Quantity:
+    """A quantity of ``kind`` and ``value``, bounded as its comparator (or an "or more" ``after`` it) says."""
+    if match.group("upper") or any(w in after for w in ("less", "fewer", "shorter")):
+        bound: Bound = "upper"
+    elif match.group("lower") or after:
+        bound = "lower"
+    else:
+        bound = "exact"
+    comparator = " ".join((match.group("upper") or match.group("lower") or "").split())
+    return Quantity(kind, value, bound, " ".join(match.group(0).split()), bool(_STRICT.match(comparator)))
 
 
 def _unit_key(unit: str) -> str:

@@ -80,6 +80,12 @@ def test_characters_named_in_words_count_unless_denied() -> None:
         ("Our cron job file name keeps the dot of our naming scheme.", CRON_NAMES, True),
         # The path it is shipped as names the cron directory and the job's file name.
         ("The nightly calibration job ships as /etc/cron.d/gaugeline.calsweep.", CRON_NAMES, True),
+        # In code form, as Markdown writes it.
+        (
+            "The hourly sweep is installed as `/etc/cron.d/harbour.sweep` and logs to syslog.",
+            CRON_NAMES,
+            True,
+        ),
     ],
 )
 def test_a_name_with_a_character_the_rule_does_not_allow_conflicts(

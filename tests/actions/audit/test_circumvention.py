@@ -23,6 +23,8 @@ def test_the_rule_waiving_the_power_to_forbid_circumvention_is_recognised() -> N
         "circumvention of a technological protection measure.",
         "Bypassing the firmware signature check counts as circumvention of a technological protection measure.",
         "We will pursue anyone who strips that check out under the anti-circumvention provisions of copyright law.",
+        "The licence agreement prohibits owners from bypassing the secure boot verification to run their own builds.",
+        "Users may not work around the signature check of the installer.",
     ],
 )
 def test_a_clause_forbidding_circumvention_or_threatening_action_breaks_it(clause: str) -> None:
@@ -38,6 +40,8 @@ def test_a_clause_forbidding_circumvention_or_threatening_action_breaks_it(claus
         "We will not pursue anyone for circumvention of the licence check in a modified build.",
         "As the GPL requires, we waive any power to forbid circumvention of the licence check.",
         "Customers must not share their licence keys with other sites.",
+        "Owners may bypass the signature check by enabling developer mode in the settings.",
+        "The proxy forbids clients from bypassing the cache.",
     ],
 )
 def test_a_clause_claiming_no_power_over_circumvention_breaks_nothing(clause: str) -> None:

@@ -1222,7 +1222,7 @@ def test_a_prohibition_the_clause_states_by_a_verb_of_its_own_denies_no_other_ac
     ("clause", "rule", "word"),
     [
         (
-            "On every upgrade the postinst rewrites /etc/acme/agent.conf, a conffile of the package.",
+            "The hourly cron job rewrites /etc/acme/agent.conf, a conffile of the package.",
             "The maintainer scripts must not alter a conffile of any package.",
             "rewrites",
         ),

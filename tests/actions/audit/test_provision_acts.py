@@ -7,6 +7,10 @@ from actions.audit.provision_acts import breach_by_act, provision_of
 def test_each_provision_is_known_by_its_text_and_other_rules_are_none() -> None:
     assert provision_of("You may not impose any further restrictions on the exercise of the rights granted.")
     assert provision_of("You waive any legal power to forbid circumvention of technological measures.")
+    assert provision_of("Required targets must not attempt network access.")
+    assert provision_of("Please don't make the behavior of a utility depend on the name used to invoke it.")
+    assert provision_of("The application must be able to regenerate or restore the data.")
+    assert provision_of("The maintainer scripts must not alter a conffile of any package.")
     assert provision_of("Log files must be rotated.") is None
     assert not matched_by_what_clauses_do("Log files must be rotated.")
 

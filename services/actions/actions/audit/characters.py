@@ -48,10 +48,11 @@ _ONLY: Final = re.compile(r"\b(?:only|solely|exclusively)\b", re.IGNORECASE)
 _INCLUDE: Final = re.compile(r"\b(?:include|contain|use|have)\b", re.IGNORECASE)
 #: The words a clause gives an example after.
 EXAMPLE_CUES: Final = r"as\s+in|such\s+as|e\.g\.,?|for\s+example"
-# Where a clause gives a name: as an example, as what a thing is called or installed as, in quotes.
+# Where a clause gives a name: as an example, as what a thing is called or installed as (quoted or
+# in code form: "installed as `/etc/cron.d/x.y`"), in quotes.
 _GIVEN: Final = re.compile(
     rf"(?:\b(?:{EXAMPLE_CUES}|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
-    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+"
+    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`]?"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,
 )

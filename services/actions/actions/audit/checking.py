@@ -63,6 +63,12 @@ FLAG: Final[dict[Reading, float]] = {
     "withheld_installation": -math.inf,
     # And a clause forbidding circumvention (``circumvention``).
     "forbids_circumvention": -math.inf,
+    # And a build fetching over the network, a program that changes by the name it is invoked by, data
+    # that cannot be recreated kept in a cache, and configuration replaced on upgrade.
+    "network_in_build": -math.inf,
+    "name_dependent": -math.inf,
+    "irreplaceable_cache": -math.inf,
+    "replaced_configuration": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,

@@ -16,7 +16,14 @@ from typing import Final
 
 # The rule: the power to forbid circumvention waived.
 _WAIVES: Final = re.compile(r"\bwaive\w*\s+any\s+(?:legal\s+)?power\s+to\s+forbid\s+circumvention\b", re.I)
-_CIRCUMVENTION: Final = re.compile(r"\b(?:anti-?)?circumvent\w*", re.IGNORECASE)
+# Circumvention, by name or by what it does to a check ("bypassing the signed-image check", "working
+# around the signature verification").
+_CIRCUMVENTION: Final = re.compile(
+    r"\b(?:anti-?)?circumvent\w*|\b(?:bypass\w*|work(?:s|ing)?\s+around|get(?:s|ting)?\s+around|"
+    r"defeat\w*|disabl\w*|jailbreak\w*)\s+(?:\S+\s+){0,3}?(?:check|checks|verification|signature|"
+    r"protection|lock|locks|measures?|secure\s+boot|drm)\b",
+    re.IGNORECASE,
+)
 # Forbidding it, or threatening to enforce against it.
 _ENFORCING: Final = re.compile(
     r"\b(?:pursue|sue|prosecute|enforce|legal\s+action|claims?|treats?|treated|counts?\s+as|deem\w*|"

@@ -41,12 +41,11 @@ from actions.audit.listed_items import by_listed_items
 from actions.audit.message_format import by_message_format
 from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
+    affirms,
     after_auxiliaries,
     denied_terms,
     requires_exception,
     rule_act,
-    stance,
-    without_purpose,
 )
 from actions.audit.polarity_verdict import by_polarity, words_for
 from actions.audit.proposition import Proposition
@@ -186,7 +185,7 @@ def _by_limit_set(clause: str, after: str, negative: bool, said: str) -> Verdict
     figures = [q for q in quantities(clause) if q.bound != "lower"]
     what = limited.group("what").strip()
     named = key_terms(what) & (key_terms(clause) - denied_terms(clause))
-    if not figures or not named or stance(without_purpose(clause)) not in ("does", "permits"):
+    if not figures or not named or not affirms(clause):
         return None
     return Verdict(
         True,

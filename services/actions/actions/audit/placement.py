@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import act_verbs, denied_terms, stance, without_purpose
+from actions.audit.polarity import act_verbs, affirms, denied_terms, stance, without_purpose
 from actions.audit.quantities import holds, path_within, paths, same_area
 from actions.audit.read_only import keeps_free_of_writes, keeps_people_from_writing, people_write, writes
 from actions.audit.verdict import Verdict
@@ -43,7 +43,7 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     # The rule's own negation ("must not modify /etc/group") names the area; it does not turn from it.
     areas = areas_named(rule)
     inside = [p for p in paths(clause, affirmed_only=True) if any(path_within(p, area) for area in areas)]
-    if not inside or stance(without_purpose(clause)) not in ("does", "permits"):
+    if not inside or not affirms(clause):
         return None
     return Verdict(
         True,

@@ -101,6 +101,12 @@ def stance(sentence: str) -> Stance:
 _QUOTED: Final = re.compile(r"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”")
 
 
+def affirms(clause: str) -> bool:
+    """Whether ``clause`` does or permits what it says, its purpose aside ("so that … without a manual
+    refresh" denies nothing of what is done)."""
+    return stance(without_purpose(clause)) in ("does", "permits")
+
+
 def denies(text: str) -> bool:
     """True when ``text`` negates its main statement (not only inside a condition)."""
     return any(not _QUALIFIER.search(text[: match.start()]) for match in _NEGATION.finditer(text))

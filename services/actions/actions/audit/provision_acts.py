@@ -1,7 +1,8 @@
 """Provisions a clause breaks by what it does, whatever it shares with them: matched and judged alike.
 
 A licence's provision against further restrictions, on licensing the work under itself, on the
-Installation Information and on circumvention is broken by a clause that says, in words of its own,
+Installation Information and on circumvention, and a packaging rule against network access in the
+build, on a program's name, on cached data and on configuration kept through upgrades, is broken by a clause that says, in words of its own,
 that it does what the provision rules out ("customers may not pass copies on", "under their own
 proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
 "treats any such workaround as circumvention"). Such a clause shares few words with the provision,
@@ -14,8 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from actions.audit.build_network import forbids_network_access, network_fetch_in_build
+from actions.audit.cache_data import irreplaceable_cache_data, requires_regenerable_data
 from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
+from actions.audit.conffile_changes import keeps_local_changes, replaced_configuration
 from actions.audit.installation_information import requires_installation_information, withheld_installation
+from actions.audit.invocation_name import behaviour_by_invocation_name, forbids_name_dependent_behaviour
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.verdict import Reading, Verdict
@@ -71,6 +76,42 @@ PROVISION_ACTS: Final = (
         "claims it:",
         "Drop the prohibition of circumvention and the threat to enforce it, or record why the rule does not "
         "apply.",
+    ),
+    ProvisionAct(
+        forbids_network_access,
+        network_fetch_in_build,
+        "network_in_build",
+        "(the build does without network access)",
+        "has the build fetch over the network:",
+        "Ship what the build needs in the source package (or a build dependency), or record why the rule "
+        "does not apply.",
+    ),
+    ProvisionAct(
+        forbids_name_dependent_behaviour,
+        behaviour_by_invocation_name,
+        "name_dependent",
+        "(a program does the same whatever name it is invoked by)",
+        "makes what the program does depend on that name:",
+        "Select the behaviour with an option instead of the name the program is invoked by, or record why "
+        "the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_regenerable_data,
+        irreplaceable_cache_data,
+        "irreplaceable_cache",
+        "(what an application caches, it can regenerate or restore)",
+        "keeps data it cannot recreate in a cache:",
+        "Keep data that cannot be recreated under /var/lib (state), not in a cache, or record why the rule "
+        "does not apply.",
+    ),
+    ProvisionAct(
+        keeps_local_changes,
+        replaced_configuration,
+        "replaced_configuration",
+        "(an administrator's changes to configuration survive upgrades)",
+        "replaces or edits the configuration:",
+        "Keep local changes on upgrade (ship the file as a conffile and let dpkg ask, or merge with ucf), or "
+        "record why the rule does not apply.",
     ),
 )
 

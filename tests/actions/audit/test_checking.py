@@ -189,6 +189,26 @@ def test_a_rule_against_further_restrictions_is_judged_beyond_the_ranks_the_judg
     assert (breach.rule, breach.verdict.reading) == (no_further, "further_restriction")
 
 
+def test_a_provision_broken_by_what_the_clause_does_stands_against_a_higher_rule_it_keeps() -> None:
+    lock_names = rule(
+        8,
+        'The naming convention which must be used is "LCK.." followed by the base name of the device.',
+        "obligation",
+        "must",
+    )
+    lock_place = rule(
+        9, "Lock files should be stored within the /var/lock directory structure.", "recommendation", "should"
+    )
+    locking = clause("The radio daemon locks /dev/ttyUSB0 by creating /var/lock/radio-ttyUSB0.")
+
+    check = check_target(
+        [locking], [[candidate(lock_place, STRONG + 3.0), candidate(lock_names, -3.0)]], GDPR, rules=2
+    )
+
+    (breach,) = check.breaches
+    assert (breach.rule, breach.verdict.reading) == (lock_names, "misnamed_lock")
+
+
 def test_a_candidate_by_the_clauses_area_is_judged_beyond_the_ranks_whatever_it_names() -> None:
     closed_root = rule(
         7, "Creating a new subdirectory of the root filesystem is prohibited.", "prohibition", "is prohibited"

@@ -89,6 +89,10 @@ def test_doing_what_a_rule_rules_out_by_a_name_in_code_form_is_a_forbidden_act()
         ("The tool has no --version option any more.", {"version"}),
         ("It no longer understands --help.", {"help"}),
         ("Makefiles never assign a value to DESTDIR; the pipeline passes it to make install.", set()),
+        # Taking it away leaves the program without it; not taking it away, or taking another, does not.
+        ("Release 3 removes the --dry-run option from the installer.", {"dry-run"}),
+        ("We removed the old -x option; --help now lists every option.", set()),
+        ("We have not removed the --help option.", set()),
     ],
 )
 def test_a_clause_goes_without_an_identifier_only_when_it_denies_having_it(

@@ -4,7 +4,7 @@ import pytest
 
 from actions.audit.judgement import judge
 from actions.audit.placement import names_subject
-from actions.audit.values import values
+from actions.audit.values import labelled_value, values
 from policypal.contracts.audit import Modality
 
 Rule = tuple[str, Modality, str]
@@ -232,3 +232,15 @@ def test_a_forbidden_value_denied_or_only_named_in_the_rules_example_is_no_confl
 
     assert denied is None or denied.reading != "forbidden_value" or not denied.conflict
     assert example is None or example.reading != "forbidden_value"
+
+
+def test_a_value_a_list_item_is_labelled_with_is_what_its_this_value_forbids() -> None:
+    rule = "65535: This value must not be used, because it was the error return sentinel value."
+
+    assert labelled_value("65535: This value") == "65535"
+    assert labelled_value("This value") == ""
+    verdict = judge("The service account gets UID 65535 on every host.", rule, "prohibition", "must not")
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_value")
+    other = judge("The service account gets UID 6553 on every host.", rule, "prohibition", "must not")
+    assert other is None or not other.conflict

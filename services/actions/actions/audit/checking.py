@@ -24,6 +24,7 @@ from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate, matched_by_what_clauses_do
 from actions.audit.placement import names_what_is_placed
+from actions.audit.provision_acts import PROVISION_ACTS
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
@@ -69,6 +70,11 @@ FLAG: Final[dict[Reading, float]] = {
     "name_dependent": -math.inf,
     "irreplaceable_cache": -math.inf,
     "replaced_configuration": -math.inf,
+    # And a release unpacking into a directory without its version, a device lock named outside the
+    # convention, and names in camel case.
+    "unversioned_directory": -math.inf,
+    "misnamed_lock": -math.inf,
+    "camel_case": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,
@@ -291,6 +297,9 @@ def _keeps_value(verdict: Verdict) -> bool:
     return not verdict.conflict and verdict.reading == "other_value"
 
 
+_PROVISION_READINGS: Final = frozenset(act.reading for act in PROVISION_ACTS)
+
+
 def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:
     """The rules ``clause`` breaks: the strongest conflict, and a second one on another page that is
     nearly as strong (a clause can break two rules; the officer sees both)."""
@@ -310,6 +319,16 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
     if not conflicts:
         return []
     worst = conflicts[0]
+    # A provision broken by what the clause does ("creates /var/lock/radio.ttyS1" against the "LCK.."
+    # naming convention) stands whatever other rules of the area the clause keeps (placing the lock in
+    # /var/lock): keeping one rule does not undo breaking another.
+    if worst[1].reading in _PROVISION_READINGS:
+        also = [
+            c
+            for c in conflicts[1:]
+            if c[1].reading in _PROVISION_READINGS and c[0].rule.page != worst[0].rule.page
+        ]
+        return [worst, *also[:1]]
     # A value another rule allows in so many words ("They should have mode 4754", for setuid programs
     # restricted to a group) is no breach of the general one ("should be mode 4755 or 2755").
     if worst[1].reading == "other_value" and any(_keeps_value(v) for _, v in judged):

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Final
 
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import denied_scopes, negated_scopes, turned_away_scopes
+from actions.audit.polarity import affirms, denied_scopes, negated_scopes, turned_away_scopes
 
 # An option after a space, a quote or a bracket ("-g", "--with-", "--enable-foo"), a name of capitals
 # and underscores with at least one underscore or digit, or four capitals or more; a name in code
@@ -58,14 +58,29 @@ def denied_identifiers(clause: str) -> Mapping[str, str]:
 def lacked_identifiers(clause: str, act_terms: frozenset[str]) -> Mapping[str, str]:
     """The identifiers ``clause`` goes without: denied by name alone ("builds without -g", "has no
     --version option") or with a verb of having them or of the rule's act (``act_terms``: "no longer
-    understands --help"), not an act of its own done to them ("never assigns a value to DESTDIR")."""
+    understands --help"), or taken away ("we removed the --help option"); not an act of its own done
+    to them ("never assigns a value to DESTDIR")."""
     lacked: dict[str, str] = {}
     for scope in denied_scopes(clause):
         for match in _IDENTIFIER.finditer(scope):
             said = key_terms(scope[: match.start()])
             if said <= _HAVING | act_terms and match.group(0) not in _WORDS_IN_CAPITALS:
                 lacked[_key(match.group(0))] = match.group(0)
+    # "We removed the --help option": taking it away leaves the program without it.
+    if affirms(clause):
+        for removal in _REMOVED.finditer(clause):
+            named = _IDENTIFIER.match(removal.group("name"))
+            if named is not None and named.group(0) not in _WORDS_IN_CAPITALS:
+                lacked[_key(named.group(0))] = named.group(0)
     return lacked
+
+
+# Taking an option or a variable away: the verb, then what it takes away, first after any article.
+_REMOVED: Final = re.compile(
+    r"\b(?:remov|drop|delet|retir|discontinu|withdr[ae]w)\w*\s+(?:(?:the|its|our|their|support\s+for)\s+)*"
+    r"[‘'\"“`]?(?P<name>\S+)",
+    re.IGNORECASE,
+)
 
 
 # Verbs of having an option or a variable, or of answering to it.

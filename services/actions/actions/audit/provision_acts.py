@@ -2,7 +2,8 @@
 
 A licence's provision against further restrictions, on licensing the work under itself, on the
 Installation Information and on circumvention, and a packaging rule against network access in the
-build, on a program's name, on cached data and on configuration kept through upgrades, is broken by a clause that says, in words of its own,
+build, on a program's name, on cached data, on configuration kept through upgrades, on the directory a
+release unpacks into, on device lock names and on words in names, is broken by a clause that says, in words of its own,
 that it does what the provision rules out ("customers may not pass copies on", "under their own
 proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
 "treats any such workaround as circumvention"). Such a clause shares few words with the provision,
@@ -21,9 +22,12 @@ from actions.audit.circumvention import forbidden_circumvention, waives_forbiddi
 from actions.audit.conffile_changes import keeps_local_changes, replaced_configuration
 from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.invocation_name import behaviour_by_invocation_name, forbids_name_dependent_behaviour
+from actions.audit.lock_file_names import misnamed_device_lock, sets_lock_file_names
+from actions.audit.release_directory import names_release_directory, unversioned_release_directory
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
 from actions.audit.verdict import Reading, Verdict
+from actions.audit.word_separators import camel_case_names, separates_words_by_underscores
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,32 @@ PROVISION_ACTS: Final = (
         "replaces or edits the configuration:",
         "Keep local changes on upgrade (ship the file as a conffile and let dpkg ask, or merge with ucf), or "
         "record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        names_release_directory,
+        unversioned_release_directory,
+        "unversioned_directory",
+        "(a release unpacks into a directory named for the package and its version)",
+        "unpacks it otherwise:",
+        "Make the release unpack into a directory named after the package and its version, or record why the "
+        "rule does not apply.",
+    ),
+    ProvisionAct(
+        sets_lock_file_names,
+        misnamed_device_lock,
+        "misnamed_lock",
+        "(a device's lock file is named LCK.. followed by the device's base name)",
+        "names the lock",
+        "Name the lock file LCK.. followed by the device's base name (LCK..ttyS0), or record why the rule does "
+        "not apply.",
+    ),
+    ProvisionAct(
+        separates_words_by_underscores,
+        camel_case_names,
+        "camel_case",
+        "(words in a name are separated by underscores)",
+        "names things in",
+        "Separate the words of names with underscores, in lower case, or record why the rule does not apply.",
     ),
 )
 

@@ -186,6 +186,18 @@ _FORBIDDING: Final = re.compile(
 )
 
 
+def labelled_value(subject: str) -> str:
+    """The value a list item is labelled with, where the rule's subject refers back to it ("65535: This
+    value must not be used" → "65535"); "" for any other subject."""
+    labelled = _LABELLED_SUBJECT.match(subject)
+    return labelled.group("value") if labelled else ""
+
+
+_LABELLED_SUBJECT: Final = re.compile(
+    r"^\W*(?P<value>[\w.-]*\d[\w.-]*)\s*:\s*(?:this|that|the)\s+(?:value|number|id|uid|gid)\b", re.IGNORECASE
+)
+
+
 def by_forbidden_value(clause: str, act: str, said: str) -> Verdict | None:
     """The verdict on a clause that gives a value a prohibition's act names ("modes like 4711"): a
     value is as specific as a figure, so naming it is doing what the rule forbids; None when the

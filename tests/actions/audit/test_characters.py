@@ -80,6 +80,12 @@ def test_characters_named_in_words_count_unless_denied() -> None:
         ("Our cron job file name keeps the dot of our naming scheme.", CRON_NAMES, True),
         # The path it is shipped as names the cron directory and the job's file name.
         ("The nightly calibration job ships as /etc/cron.d/gaugeline.calsweep.", CRON_NAMES, True),
+        # What a package is called is its name, whatever the sentence goes on to deny.
+        (
+            "Maps move to a package called `Ledger-Maps`, so hosts that never chart can skip it.",
+            PACKAGE_NAMES,
+            False,
+        ),
         # In code form, as Markdown writes it.
         (
             "The hourly sweep is installed as `/etc/cron.d/harbour.sweep` and logs to syslog.",
@@ -112,6 +118,12 @@ def test_names_within_the_allowed_characters_keep_to_the_rule(
 
     assert verdict is not None
     assert verdict.conflict is False
+
+
+def test_a_long_named_option_gives_no_name() -> None:
+    clause = "Options are parsed with `getopt_long`, and every short option has a long-named equivalent."
+
+    assert by_characters(clause, *PACKAGE_NAMES, False, "The rule says “must”", {}) is None
 
 
 def test_a_name_given_for_something_else_than_the_rules_subject_is_not_judged() -> None:

@@ -35,6 +35,11 @@ def test_a_purpose_or_a_reason_is_not_what_a_sentence_does() -> None:
     assert "preserved" not in without_purpose("Conffiles are tracked, so that local changes are preserved.")
     assert "ensure" not in without_purpose("In order to ensure that changes survive, packages must not link.")
     assert "tracked" in without_purpose("Conffiles are tracked, so that local changes are preserved.")
+    # "so" without "that", before what someone can or will then do, is a purpose too; after a comma
+    # it says what follows, and is kept.
+    wiped = "A timer empties /var/spool/ledger at every start so stale jobs cannot pile up."
+    assert stance(without_purpose(wiped)) == "does"
+    assert "cannot" in without_purpose("The spool is large, so we cannot keep it.")
 
 
 def test_a_sentence_opening_with_its_reason_does_what_follows_the_reason() -> None:

@@ -18,7 +18,7 @@ from typing import Final
 
 from actions.audit.key_terms import key_terms
 from actions.audit.placement import names_subject
-from actions.audit.polarity import denied_terms, rule_act, stance, without_purpose
+from actions.audit.polarity import affirms, denied_terms, rule_act, without_purpose
 from actions.audit.verdict import Verdict
 
 _CLASSES: Final[dict[str, frozenset[str]]] = {
@@ -51,8 +51,8 @@ EXAMPLE_CUES: Final = r"as\s+in|such\s+as|e\.g\.,?|for\s+example"
 # Where a clause gives a name: as an example, as what a thing is called or installed as (quoted or
 # in code form: "installed as `/etc/cron.d/x.y`"), in quotes.
 _GIVEN: Final = re.compile(
-    rf"(?:\b(?:{EXAMPLE_CUES}|(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
-    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`]?"
+    rf"(?:\b(?:{EXAMPLE_CUES}|(?<!-)(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
+    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`‘]?"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,
 )
@@ -113,16 +113,20 @@ def names_whole_subject(clause: str, rule: str, modal_words: str) -> bool:
 
 def with_path_words(clause: str) -> str:
     """``clause`` with the words of the paths it installs or ships things as, and "file name": a job
-    "installed as /etc/cron.d/tidemark.prune" is a cron job whose file name is "tidemark.prune"."""
+    "installed as /etc/cron.d/tidemark.prune" is a cron job whose file name is "tidemark.prune"; and
+    with "name" where it says what a thing is called ("a binary package called `Acme-Tides`" gives the
+    package's name)."""
     given = [m.group(1) for m in _GIVEN.finditer(clause) if "/" in m.group(1) and _AS.search(m.group(0))]
+    called = " name" if _CALLED.search(clause) else ""
     if not given:
-        return clause
+        return f"{clause}{called}"
     words = " ".join(re.sub(r"[/._-]+", " ", path) for path in given)
-    return f"{clause} {words} file name"
+    return f"{clause} {words} file name{called}"
 
 
 _ASIDE: Final = re.compile(r"\([^()]*\)")
 _AS: Final = re.compile(r"\bas\s", re.IGNORECASE)
+_CALLED: Final = re.compile(r"(?<![\w-])(?:called|named)\s+[\"“'`‘]?[\w.+~:-]*\w", re.IGNORECASE)
 
 
 def names_characters(text: str) -> bool:
@@ -162,7 +166,10 @@ def by_characters(
     if ruled is None:
         return None
     practice = without_purpose(clause)
-    if stance(practice) not in ("does", "permits"):
+    # Where the clause gives a name, what it says up to that name decides ("a package called
+    # `Acme-Tides`, so laptops that never need it can skip it" gives the name all the same).
+    last = max((m.end() for m in _GIVEN.finditer(clause)), default=None)
+    if not affirms(clause[:last] if last is not None else clause):
         return None
     if not names_subject(with_path_words(practice), subject, weights):
         return None

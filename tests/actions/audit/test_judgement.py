@@ -252,6 +252,30 @@ def test_what_the_rules_subject_names_placed_elsewhere_is_misplaced() -> None:
     assert (something_else.conflict, something_else.reading) == (True, "required_path")
 
 
+def test_files_a_rule_binds_by_name_are_no_place_for_other_files() -> None:
+    rule = "The files /var/run/utmp, /var/log/wtmp and /var/log/lastlog must be installed writable by group utmp."
+
+    other = verdict_of(
+        "The daemon logs to a plain text file under /var/log/acme/.", rule, "obligation", "must"
+    )
+    moved = verdict_of("The wtmp file is installed as /var/lib/acme/wtmp.", rule, "obligation", "must")
+
+    assert other is None or not other.conflict
+    assert moved is not None
+    assert moved.conflict
+
+
+def test_what_a_thing_must_not_be_is_done_only_by_a_clause_saying_it_is_that() -> None:
+    rule = ("Otherwise, /usr/share/doc/package must not be a symbolic link.", "prohibition", "must not")
+
+    regular = verdict_of("/usr/share/doc/acme/copyright is a regular file rather than a link.", *rule)
+    linked = verdict_of("/usr/share/doc/acme is a symbolic link to /usr/share/doc/acme-common.", *rule)
+
+    assert regular is None or not regular.conflict
+    assert linked is not None
+    assert linked.conflict
+
+
 @pytest.mark.parametrize(
     "rule",
     [

@@ -50,6 +50,13 @@ def test_a_prohibition_of_further_restrictions_on_the_rights_granted_is_recognis
             "Partners may install the builds for their own customers, but may not pass copies on to anyone else.",
             "pass copies on",
         ),
+        # Recipients by what they are to the company: sites, owners, operators.
+        (
+            "Hospitals may adapt the viewer, but modified builds may not be passed on to other sites.",
+            "passed on",
+        ),
+        # The right, named as an act on the work, kept to some recipients.
+        ("Copying of the planner is restricted to operators who hold a fleet licence.", "Copying"),
     ],
 )
 def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restriction(
@@ -76,6 +83,9 @@ def test_a_clause_restricting_what_recipients_may_do_with_the_work_is_a_restrict
         "Customers pay for installing the software on site.",
         # What a grant withholds that is no work: a trademark.
         "Customers may copy the manual, but may not use the Acme logo.",
+        # Kept to the company's own people, or no right in the work.
+        "Distribution of the nightly builds is limited to staff.",
+        "Access to the staging server is limited to operators on call.",
     ],
 )
 def test_grants_staff_duties_and_other_matters_are_no_restriction(clause: str) -> None:

@@ -244,3 +244,13 @@ def test_a_value_a_list_item_is_labelled_with_is_what_its_this_value_forbids() -
     assert (verdict.conflict, verdict.reading) == (True, "forbidden_value")
     other = judge("The service account gets UID 6553 on every host.", rule, "prohibition", "must not")
     assert other is None or not other.conflict
+
+
+def test_a_mode_with_a_leading_zero_is_the_mode_without_it() -> None:
+    kept = judge("Ordinary files are mode 0644 and executables mode 0755.", *MODES)
+    broken = judge("Installed files are given mode 0777.", *MODES)
+
+    assert kept is not None
+    assert (kept.conflict, kept.reading) == (False, "other_value")
+    assert broken is not None
+    assert (broken.conflict, broken.reading) == (True, "other_value")

@@ -127,6 +127,12 @@ def by_path(
         return Verdict(False, "forbidden_path", f"{said} for {where}; the clause keeps out of it.")
     if inside:
         return Verdict(False, "required_path", f"{said} {where}; the clause uses {', '.join(inside)}.")
+    # Files the rule's subject names are what it binds ("The files /var/run/utmp, /var/log/wtmp … must
+    # be installed writable by group utmp"), not where it puts things (as "The directory /var/cache/fonts
+    # should be used to store …" does): a clause naming none of them places other things elsewhere.
+    named_files = _NAMES_FILES.search(subject) and not _NAMES_DIRECTORY.search(subject)
+    if named_files and not act_areas and not key_terms(clause) & key_terms(" ".join(_last_parts(areas))):
+        return None
     # "The copyright file in /usr/share/doc/acme" for "…/usr/share/doc/package/copyright": the clause
     # names an area that holds the required one; it says too little to break the rule by path.
     if any(holds(p, area) and _names_rest(clause, p, area) for p in used for area in areas):
@@ -235,6 +241,15 @@ def _names_rest(clause: str, path: str, area: str) -> bool:
     rest = [s for s in area.split("/") if s][len([s for s in path.split("/") if s]) :]
     named = key_terms(" ".join(rest))
     return bool(named) and not any(s.startswith("<") for s in rest) and named <= key_terms(clause)
+
+
+_NAMES_FILES: Final = re.compile(r"\bfiles?\b", re.IGNORECASE)
+_NAMES_DIRECTORY: Final = re.compile(r"\bdirector(?:y|ies)\b", re.IGNORECASE)
+
+
+def _last_parts(areas: Sequence[str]) -> list[str]:
+    """The last part of each path ("/var/run/utmp" → "utmp")."""
+    return [area.rstrip("/").rsplit("/", 1)[-1] for area in areas]
 
 
 def _section_scope(sections: Sequence[str], areas: Sequence[str]) -> list[str]:

@@ -201,6 +201,8 @@ class Proposition:
     #: What an act by "use" uses its object as ("exit, status" in "use a count of errors as the exit
     #: status"), its object's own terms aside: a clause does the act only when it names one of these too.
     used_as: frozenset[str] = frozenset()
+    #: Whether the act says what a thing is ("must not be a symbolic link"), with no verb of its own.
+    copular: bool = False
 
     @classmethod
     @lru_cache(maxsize=8192)
@@ -262,6 +264,7 @@ class Proposition:
             bound,
             _generic_object(after, opening),
             _used_as(after),
+            bool(_COPULA.match(after)),
         )
 
     def spoken_of(self, terms: frozenset[str], weights: Mapping[str, float]) -> bool:
@@ -290,6 +293,11 @@ class Proposition:
         # ("use a count of errors as the exit status" is not done by exiting with status 2 on an error).
         if not named or not all(named):
             used = self.generic_object
+            # "must not be a symbolic link": what a thing is said to be decides, its subject aside (a
+            # clause names the subject whatever it says of it).
+            if used is None and self.copular:
+                own = self.head - self.subject
+                return "" if not own or own & affirmed or self.listed & affirmed else None
             return "" if used is None or self._names_object(used, affirmed) else None
         stems = frozenset().union(*named)
         objects = self.head - stems
@@ -321,6 +329,7 @@ class Proposition:
         return bool(({used} | _SAME_OBJECT.get(used, frozenset())) & affirmed) or bool(self.listed & affirmed)
 
 
+_COPULA: Final = re.compile(r"^\W*(?:not\s+)?be\s+(?:a|an|the|one)\b", re.IGNORECASE)
 _NEGATING_PREFIX: Final = re.compile(r"^(?:un|non-?)", re.IGNORECASE)
 # "Use" says nothing of the act; what it uses does. An object naming words ("the term “illegal”", "the
 # word …") names them after it, so it is no object a clause need repeat.

@@ -34,7 +34,8 @@ _FORBIDS_FURTHER: Final = re.compile(
 _RECIPIENT: Final = re.compile(
     r"\b(?:customers?|users?|end[- ]users?|recipients?|licensees?|buyers?|purchasers?|partners?|resellers?|"
     r"distributors?|third[- ]part(?:y|ies)|anyone|anybody|everyone|everybody|clients?|companies|vendors?|"
-    r"integrators?)\b",
+    r"integrators?|sites?|venues?|owners?|operators?|institutions?|organi[sz]ations?|members?|subscribers?|"
+    r"dealers?|oems?|manufacturers?|exhibitors?|hospitals?|schools?)\b",
     re.IGNORECASE,
 )
 # A term of the company's own added to the licence, or its own licence terms for the work, restricts
@@ -91,6 +92,12 @@ _PRICED: Final = re.compile(
     re.IGNORECASE,
 )
 # Where a grant turns to what it withholds: "…, but may not pass copies on".
+_LIMITED_TO: Final = re.compile(
+    r"\b(?:is|are)\s+(?:\w+\s+)?(?:limited|restricted|confined|reserved)\s+to\b", re.IGNORECASE
+)
+_RIGHT_NAMED: Final = re.compile(
+    r"\b(?:(?:re)?distribution|copying|modification|resale|sharing)\b", re.IGNORECASE
+)
 _BUT: Final = re.compile(r"[,;]?\s*\b(?:but|yet|although|though)\b", re.IGNORECASE)
 _FORBIDDING: Final = re.compile(
     r"\b(?:forbids?|prohibits?|bans?|disallows?)\b|" + _APPROVAL.pattern, re.IGNORECASE
@@ -124,6 +131,11 @@ def restriction_of(clause: str) -> str | None:
     approval = _APPROVAL.search(clause)
     # Whom it binds: named recipients, a term added to the licence, or anyone who must ask first.
     binds_recipients = _RECIPIENT.search(clause) or _ADDED_TERM.search(clause) or approval
+    # "Redistribution of the tool is limited to venues that hold a support contract": the right, named
+    # as an act on the work, kept to some recipients.
+    limited = _LIMITED_TO.search(clause)
+    if limited and binds_recipients and (named := _RIGHT_NAMED.search(clause, 0, limited.start())):
+        return named.group(0)
     if not binds_recipients or not names_work(clause):
         return None
     rights = _RIGHT

@@ -117,6 +117,9 @@ def values(text: str) -> Mapping[str, Kind]:
         # "1" or "12" alone is a count or a footnote mark, not a setting.
         if kind == "number" and _NOTE_MARK.match(token):
             continue
+        # "0644" and "644" are one mode: a whole number's leading zeros say nothing.
+        if kind == "number" and re.fullmatch(r"0+\d+", token):
+            token = token.lstrip("0") or "0"
         named[token.lower()] = kind
     for match in _FORMAT.finditer(text):
         kind = next(kind for kind in _FORMATS if match.group(kind))

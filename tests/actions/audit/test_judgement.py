@@ -1278,8 +1278,9 @@ def test_allowing_the_opposite_of_a_conditions_duty_conflicts() -> None:
         "provided that",
     )
 
-    assert (verdict.conflict, verdict.reading) == (True, "opposite")
-    assert "allows the opposite" in verdict.rationale
+    # The licence's provision on its notices reads it first (``licence_notices``).
+    assert (verdict.conflict, verdict.reading) == (True, "stripped_notices")
+    assert "strip the warranty notices" in verdict.rationale
 
 
 def test_keeping_a_conditions_duty_is_no_conflict() -> None:

@@ -11,6 +11,15 @@ def test_each_provision_is_known_by_its_text_and_other_rules_are_none() -> None:
     assert provision_of("Please don't make the behavior of a utility depend on the name used to invoke it.")
     assert provision_of("The application must be able to regenerate or restore the data.")
     assert provision_of("The maintainer scripts must not alter a conffile of any package.")
+    assert provision_of("It should unpack into a subdirectory named foo-69.96.")
+    assert provision_of('The naming convention which must be used is "LCK.." followed by the base name.')
+    assert provision_of("Please use underscores to separate words in a name.")
+    assert provision_of(
+        "Provided that you give all recipients a copy of this License along with the Program."
+    )
+    assert provision_of("Provided that you keep intact all notices of the absence of any warranty.")
+    assert provision_of("The work must carry prominent notices stating that you modified it.")
+    assert provision_of("This directory must not be used by installation programs.")
     assert provision_of("Log files must be rotated.") is None
     assert not matched_by_what_clauses_do("Log files must be rotated.")
 

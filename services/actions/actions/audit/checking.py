@@ -75,6 +75,12 @@ FLAG: Final[dict[Reading, float]] = {
     "unversioned_directory": -math.inf,
     "misnamed_lock": -math.inf,
     "camel_case": -math.inf,
+    # And a work passed on without the licence's text or with its notices stripped, changes passed on
+    # unmarked, and an installer mounting on /mnt.
+    "withheld_licence": -math.inf,
+    "stripped_notices": -math.inf,
+    "unmarked_changes": -math.inf,
+    "installer_mount": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,

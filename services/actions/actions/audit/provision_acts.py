@@ -3,7 +3,8 @@
 A licence's provision against further restrictions, on licensing the work under itself, on the
 Installation Information and on circumvention, and a packaging rule against network access in the
 build, on a program's name, on cached data, on configuration kept through upgrades, on the directory a
-release unpacks into, on device lock names and on words in names, is broken by a clause that says, in words of its own,
+release unpacks into, on device lock names, on words in names and on /mnt, and the licence's own
+copy, notices and notices of modification, is broken by a clause that says, in words of its own,
 that it does what the provision rules out ("customers may not pass copies on", "under their own
 proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
 "treats any such workaround as circumvention"). Such a clause shares few words with the provision,
@@ -21,8 +22,16 @@ from actions.audit.cache_data import irreplaceable_cache_data, requires_regenera
 from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.conffile_changes import keeps_local_changes, replaced_configuration
 from actions.audit.installation_information import requires_installation_information, withheld_installation
+from actions.audit.installer_mounts import installer_mount, kept_from_installers
 from actions.audit.invocation_name import behaviour_by_invocation_name, forbids_name_dependent_behaviour
+from actions.audit.licence_notices import (
+    requires_intact_notices,
+    requires_licence_copy,
+    stripped_notices,
+    withheld_licence_copy,
+)
 from actions.audit.lock_file_names import misnamed_device_lock, sets_lock_file_names
+from actions.audit.modification_notices import requires_modification_notices, unmarked_changes
 from actions.audit.release_directory import names_release_directory, unversioned_release_directory
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
@@ -142,6 +151,41 @@ PROVISION_ACTS: Final = (
         "(words in a name are separated by underscores)",
         "names things in",
         "Separate the words of names with underscores, in lower case, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_licence_copy,
+        withheld_licence_copy,
+        "withheld_licence",
+        "(all recipients get a copy of the licence with the work)",
+        "passes the work on",
+        "Ship the licence text (COPYING) with every copy, source and binary, or record why the rule does not "
+        "apply.",
+    ),
+    ProvisionAct(
+        requires_intact_notices,
+        stripped_notices,
+        "stripped_notices",
+        "(the licence's and the warranty's notices are kept intact)",
+        "takes them out:",
+        "Keep the licence, copyright and warranty notices in every file, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_modification_notices,
+        unmarked_changes,
+        "unmarked_changes",
+        "(a modified work carries notices that it was modified, with a date)",
+        "passes changes on with",
+        "Mark each modified file with a notice of the change and its date, or record why the rule does not "
+        "apply.",
+    ),
+    ProvisionAct(
+        kept_from_installers,
+        installer_mount,
+        "installer_mount",
+        "(installation programs keep out of /mnt and use a temporary directory of their own)",
+        "has an installer use it:",
+        "Mount under a temporary directory of the installer's own (mktemp -d), not /mnt, or record why the rule "
+        "does not apply.",
     ),
 )
 

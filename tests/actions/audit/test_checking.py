@@ -209,6 +209,22 @@ def test_a_provision_broken_by_what_the_clause_does_stands_against_a_higher_rule
     assert (breach.rule, breach.verdict.reading) == (lock_names, "misnamed_lock")
 
 
+def test_a_value_a_prohibition_forbids_by_name_counts_at_any_standing_where_matched_by_it() -> None:
+    sentinel = rule(
+        9,
+        "65535: This value must not be used, because it was the error return sentinel value.",
+        "prohibition",
+        "must not",
+    )
+    giving = clause("The service account is created with UID 65535 on every host.")
+    by_value = Candidate(sentinel, 0.1, 0.1, 0.1, standing=-6.0, by_value=True)
+    by_relatedness = Candidate(sentinel, 0.1, 0.1, 0.1, standing=-6.0)
+
+    (breach,) = check_target([giving], [[by_value]], GDPR, rules=1).breaches
+    assert breach.verdict.reading == "forbidden_value"
+    assert check_target([giving], [[by_relatedness]], GDPR, rules=1).breaches == []
+
+
 def test_a_candidate_by_the_clauses_area_is_judged_beyond_the_ranks_whatever_it_names() -> None:
     closed_root = rule(
         7, "Creating a new subdirectory of the root filesystem is prohibited.", "prohibition", "is prohibited"

@@ -234,6 +234,27 @@ def test_a_rule_on_the_characters_of_names_is_a_candidate_of_every_clause_that_g
     assert [c.rule.rule_index for c in gives_none] == [0, 1]
 
 
+def test_a_prohibition_naming_a_value_is_a_candidate_of_every_clause_giving_that_value() -> None:
+    sentinel = rule_point(
+        3,
+        "65535: This value must not be used, because it was the error return sentinel value.",
+        "prohibition",
+        "must not",
+    )
+    stored = retention_rules(3)
+    target = TargetRules.of([*stored, StoredRule(rule=sentinel, vector=unit(0, 0, 1))])
+
+    gives, other = governing_rules(
+        ["The service account is created with UID 65535.", "The service account is created with UID 1200."],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [(c.rule.rule_index, c.by_value) for c in gives] == [(0, False), (1, False), (3, True)]
+    assert [c.rule.rule_index for c in other] == [0, 1]
+
+
 def test_the_few_rules_naming_a_clauses_area_are_among_its_candidates() -> None:
     stored = retention_rules(3)
     group = rule(

@@ -285,6 +285,7 @@ def _matched_by_what_it_states(clause: str, candidate: Candidate, verdict: Verdi
     return (
         (candidate.by_area and verdict.reading == "read_only")
         or (candidate.by_example and verdict.reading == "message_format")
+        or (candidate.by_value and verdict.reading == "forbidden_value")
         or (
             candidate.by_name
             and verdict.reading == "characters"

@@ -52,7 +52,7 @@ from actions.audit.proposition import Proposition
 from actions.audit.provision_acts import breach_by_act
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.top_level import by_top_level
-from actions.audit.values import by_forbidden_value, by_other_value, labelled_value
+from actions.audit.values import by_forbidden_value, by_other_value
 from actions.audit.verdict import Verdict
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, is_instruction
@@ -125,10 +125,7 @@ def judge(
             clause, rule, (before, after), negative, said, (weights or {}, sections), excepting=exception
         )
         or (
-            (
-                by_forbidden_value(clause, after, said)
-                or by_forbidden_value(clause, labelled_value(before), said)
-            )
+            by_forbidden_value(clause, before, after, said)
             if negative
             else by_other_value(clause, before, after, said, weights or {})
         )

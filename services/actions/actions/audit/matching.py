@@ -28,10 +28,12 @@ from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
 from actions.audit.message_format import gives_example_message, sets_message_form
+from actions.audit.polarity import rule_act
 from actions.audit.provision_acts import PROVISION_ACTS, provision_of
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
 from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
+from actions.audit.values import forbidden_values, values
 from actions.audit.verdict import Reading
 from policypal.contracts import ResolvedDocument
 from policypal.rules import NEGATIVE_MODALITIES, is_binding
@@ -73,6 +75,9 @@ class Candidate:
     #: A rule on the form of messages, a candidate of a clause that gives an example message, whatever
     #: its relatedness ("for example \"gaugeq: Could not read …\"" for "should not begin with a capital").
     by_example: bool = False
+    #: A prohibition naming a value the clause gives ("UID 65535" for "65535: This value must not be
+    #: used"), whatever its relatedness.
+    by_value: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,8 @@ class TargetRules:
     provision_rules: dict[Reading, list[int]]
     #: The rules setting the form of messages (``message_format``).
     message_rules: list[int]
+    #: The prohibitions by each value they forbid by name (``values.forbidden_values``).
+    value_rules: dict[str, list[int]]
 
     @classmethod
     def of(
@@ -142,6 +149,15 @@ class TargetRules:
             for j, rule in enumerate(rules)
             if sets_message_form(rule.text, rule.modal_words, rule.modality in NEGATIVE_MODALITIES)
         ]
+        value_rules: dict[str, list[int]] = {}
+        for j, rule in enumerate(rules):
+            if rule.modality in NEGATIVE_MODALITIES:
+                at = max(rule.text.lower().find(rule.modal_words.lower()), 0)
+                # A figure ("65535", "4711") is as specific as a name in code form; a format ("HTML") is
+                # not, and is left to relatedness.
+                for value in forbidden_values(rule.text[:at], rule_act(rule.text, rule.modal_words)):
+                    if value[0].isdigit():
+                        value_rules.setdefault(value, []).append(j)
         return cls(
             rules,
             vectors,
@@ -154,6 +170,7 @@ class TargetRules:
             name_rules,
             provision_rules,
             message_rules,
+            value_rules,
         )
 
     def unseen_rarity(self) -> float:
@@ -204,6 +221,8 @@ def governing_rules(
             target.message_rules if target.message_rules and gives_example_message(clauses[i]) else []
         )
         ordered += [j for j in by_example if j not in ordered]
+        by_value = [j for value in values(clauses[i]) for j in target.value_rules.get(value, [])]
+        ordered += [j for j in by_value if j not in ordered]
         found.append(
             [
                 Candidate(
@@ -215,6 +234,7 @@ def governing_rules(
                     j in by_area,
                     j in by_name,
                     j in by_example,
+                    j in by_value,
                 )
                 for j in ordered
             ]

@@ -201,11 +201,20 @@ _LABELLED_SUBJECT: Final = re.compile(
 )
 
 
-def by_forbidden_value(clause: str, act: str, said: str) -> Verdict | None:
-    """The verdict on a clause that gives a value a prohibition's act names ("modes like 4711"): a
-    value is as specific as a figure, so naming it is doing what the rule forbids; None when the
+@lru_cache(maxsize=8192)
+def forbidden_values(subject: str, act: str) -> frozenset[str]:
+    """The values a prohibition forbids by name: those its act names before what it allows instead
+    ("modes like 4711"), and the value its subject is labelled with ("65535: This value")."""
+    return frozenset(values(_FORBIDDING.split(act, maxsplit=1)[0])) | frozenset(
+        values(labelled_value(subject))
+    )
+
+
+def by_forbidden_value(clause: str, subject: str, act: str, said: str) -> Verdict | None:
+    """The verdict on a clause that gives a value a prohibition forbids by name (``forbidden_values``):
+    a value is as specific as a figure, so naming it is doing what the rule forbids; None when the
     clause gives none of them, or does not state it (denies or only mentions it)."""
-    forbidden = values(_FORBIDDING.split(act, maxsplit=1)[0])
+    forbidden = sorted(forbidden_values(subject, act))
     if not forbidden:
         return None
     practice = without_purpose(clause)

@@ -1,6 +1,7 @@
 """What an audit checks: statements of practice, not questions, lead-ins or glossary entries."""
 
-from actions.audit.clauses import text_clauses
+from actions.audit.clauses import policy_clauses, text_clauses
+from policypal.vectorstore import ChunkPoint
 
 
 def test_lead_ins_questions_and_glossary_entries_are_not_clauses() -> None:
@@ -45,3 +46,24 @@ def test_a_sentence_before_a_colon_is_a_clause_not_a_glossary_term() -> None:
     texts = [c.text for c in text_clauses("We do not keep a change log: the commit history is enough.\n")]
 
     assert texts == ["We do not keep a change log: the commit history is enough."]
+
+
+def test_a_numbered_heading_of_a_document_is_no_clause() -> None:
+    chunk = ChunkPoint(
+        tenant_id="acme",
+        user_id="u",
+        document_id="std",
+        title="Engineering standard",
+        version="1",
+        doc_type="policy",
+        chunk_index=0,
+        section="7. Command-line tools and run-time behaviour",
+        text=(
+            "7. Command-line tools and run-time behaviour\n\n"
+            "Every tool prints its usage with --help and exits with status 0."
+        ),
+    )
+
+    assert [c.text for c in policy_clauses([chunk])] == [
+        "Every tool prints its usage with --help and exits with status 0."
+    ]

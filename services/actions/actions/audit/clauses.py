@@ -59,7 +59,20 @@ def policy_clauses(chunks: Sequence[ChunkPoint]) -> list[Clause]:
         Clause(text=c.text, quote=c.quote, chunk=c.chunk, section=c.statement.section)
         for c in document_clauses(chunks, skip=skip)
         if _is_claim(c.statement.plain)
+        and not _is_heading(c.statement.plain, (c.chunk.section, c.statement.section))
     ][:MAX_CLAUSES]
+
+
+def _is_heading(plain: str, sections: tuple[str | None, ...]) -> bool:
+    """Whether ``plain`` is the title of the section it stands in ("7. Command-line tools and run-time
+    behaviour", a Markdown heading whose marks the ingestion dropped, read as a numbered item)."""
+    words = _WORDS.findall(plain.lower())
+    return bool(words) and any(
+        section and _WORDS.findall(section.lower())[-len(words) :] == words for section in sections
+    )
+
+
+_WORDS: Final = re.compile(r"[\w'’-]+")
 
 
 def _is_claim(plain: str) -> bool:

@@ -81,6 +81,9 @@ FLAG: Final[dict[Reading, float]] = {
     "stripped_notices": -math.inf,
     "unmarked_changes": -math.inf,
     "installer_mount": -math.inf,
+    # And a count of errors as the exit status, and files in /tmp relied on later.
+    "error_count_status": -math.inf,
+    "relies_on_tmp": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,

@@ -49,7 +49,7 @@ from actions.audit.polarity import (
 )
 from actions.audit.polarity_verdict import by_polarity, words_for
 from actions.audit.proposition import Proposition
-from actions.audit.provision_acts import breach_by_act
+from actions.audit.provision_acts import breach_by_act, decided_by_act_alone
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.top_level import by_top_level
 from actions.audit.values import by_forbidden_value, by_other_value
@@ -113,6 +113,8 @@ def judge(
     negative = modality in NEGATIVE_MODALITIES and not exception
     said = f"The rule says “{_instruction_opening(after) if is_instruction(modal_words) else modal_words}”"
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
+    if decided_by_act_alone(clause, rule):
+        return None
     return (
         breach_by_act(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)

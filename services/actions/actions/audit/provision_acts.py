@@ -4,7 +4,7 @@ A licence's provision against further restrictions, on licensing the work under 
 Installation Information and on circumvention, and a packaging rule against network access in the
 build, on a program's name, on cached data, on configuration kept through upgrades, on the directory a
 release unpacks into, on device lock names, on words in names and on /mnt, and the licence's own
-copy, notices and notices of modification, is broken by a clause that says, in words of its own,
+copy, notices and notices of modification, on exit statuses and on /tmp, is broken by a clause that says, in words of its own,
 that it does what the provision rules out ("customers may not pass copies on", "under their own
 proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
 "treats any such workaround as circumvention"). Such a clause shares few words with the provision,
@@ -21,6 +21,7 @@ from actions.audit.build_network import forbids_network_access, network_fetch_in
 from actions.audit.cache_data import irreplaceable_cache_data, requires_regenerable_data
 from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.conffile_changes import keeps_local_changes, replaced_configuration
+from actions.audit.error_count_status import error_count_status, forbids_error_count_status
 from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.installer_mounts import installer_mount, kept_from_installers
 from actions.audit.invocation_name import behaviour_by_invocation_name, forbids_name_dependent_behaviour
@@ -35,6 +36,7 @@ from actions.audit.modification_notices import requires_modification_notices, un
 from actions.audit.release_directory import names_release_directory, unversioned_release_directory
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
+from actions.audit.tmp_persistence import keeps_nothing_in_tmp, relies_on_tmp
 from actions.audit.verdict import Reading, Verdict
 from actions.audit.word_separators import camel_case_names, separates_words_by_underscores
 
@@ -53,6 +55,10 @@ class ProvisionAct:
     #: What the clause does, before its words.
     does: str
     suggestion: str
+    #: Whether the act alone decides: a clause not doing it neither breaks nor keeps the provision by
+    #: the words it shares with it ("reports the number of failed reels" against "Do not use a count of
+    #: errors as the exit status").
+    sole: bool = False
 
 
 PROVISION_ACTS: Final = (
@@ -187,12 +193,37 @@ PROVISION_ACTS: Final = (
         "Mount under a temporary directory of the installer's own (mktemp -d), not /mnt, or record why the rule "
         "does not apply.",
     ),
+    ProvisionAct(
+        forbids_error_count_status,
+        error_count_status,
+        "error_count_status",
+        "(the exit status is no count of errors)",
+        "exits with a count:",
+        "Exit with a fixed status for failure (1) and report the count in the output, or record why the rule "
+        "does not apply.",
+        sole=True,
+    ),
+    ProvisionAct(
+        keeps_nothing_in_tmp,
+        relies_on_tmp,
+        "relies_on_tmp",
+        "(nothing in /tmp is assumed kept between invocations)",
+        "relies on what it left there:",
+        "Keep what must outlive a run in /var/tmp or /var/lib, or record why the rule does not apply.",
+    ),
 )
 
 
 def provision_of(rule: str) -> ProvisionAct | None:
     """The provision ``rule`` is, of those a clause breaks by what it does; None for any other rule."""
     return next((act for act in PROVISION_ACTS if act.governs(rule)), None)
+
+
+def decided_by_act_alone(clause: str, rule: str) -> bool:
+    """Whether ``rule`` is a provision its act alone decides (``ProvisionAct.sole``) and ``clause``
+    does not do that act: the rule then says nothing of the clause."""
+    act = provision_of(rule)
+    return act is not None and act.sole and act.done_by(clause) is None
 
 
 def breach_by_act(clause: str, rule: str, said: str) -> Verdict | None:

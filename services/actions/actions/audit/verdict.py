@@ -22,6 +22,8 @@ Reading = Literal[
     "stripped_notices",
     "unmarked_changes",
     "installer_mount",
+    "error_count_status",
+    "relies_on_tmp",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

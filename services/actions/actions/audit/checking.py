@@ -34,8 +34,8 @@ from policypal.vectorstore import RulePoint
 
 #: A binding rule of at least this standing governs the clause.
 RELATED: Final = 0.8
-#: The standing a conflict needs, by the evidence it rests on.
-FLAG: Final[dict[Reading, float]] = {
+# The standing a conflict needs, by the evidence its reading rests on.
+_BY_EVIDENCE: Final[dict[Reading, float]] = {
     # A figure past a limit, for what the words before the limit say it measures (``judgement``).
     "quantity": RELATED - 2.5,
     "sets_limit": RELATED - 2.0,
@@ -56,34 +56,6 @@ FLAG: Final[dict[Reading, float]] = {
     # by the path the clause adds (``matching._naming_its_area``), not by relatedness.
     "new_top_level": -math.inf,
     "read_only": RELATED - 3.0,
-    # Matched by what the clause does, not by relatedness (``restrictions``): any standing.
-    "further_restriction": -math.inf,
-    # Matched by what the clause does too (``relicensing``): the work passed on under other terms.
-    "relicensed": -math.inf,
-    # And so is a device locked to the vendor's key (``installation_information``).
-    "withheld_installation": -math.inf,
-    # And a clause forbidding circumvention (``circumvention``).
-    "forbids_circumvention": -math.inf,
-    # And a build fetching over the network, a program that changes by the name it is invoked by, data
-    # that cannot be recreated kept in a cache, and configuration replaced on upgrade.
-    "network_in_build": -math.inf,
-    "name_dependent": -math.inf,
-    "irreplaceable_cache": -math.inf,
-    "replaced_configuration": -math.inf,
-    # And a release unpacking into a directory without its version, a device lock named outside the
-    # convention, and names in camel case.
-    "unversioned_directory": -math.inf,
-    "misnamed_lock": -math.inf,
-    "camel_case": -math.inf,
-    # And a work passed on without the licence's text or with its notices stripped, changes passed on
-    # unmarked, and an installer mounting on /mnt.
-    "withheld_licence": -math.inf,
-    "stripped_notices": -math.inf,
-    "unmarked_changes": -math.inf,
-    "installer_mount": -math.inf,
-    # And a count of errors as the exit status, and files in /tmp relied on later.
-    "error_count_status": -math.inf,
-    "relies_on_tmp": -math.inf,
     "required_path": RELATED,
     # What the rule's subject names, placed elsewhere than the rule requires.
     "misplaced": RELATED - 2.0,
@@ -114,6 +86,12 @@ FLAG: Final[dict[Reading, float]] = {
     "permits_more": RELATED - 2.0,
     "model": RELATED,
 }
+# A provision broken by what the clause does (``provision_acts``: further restrictions, relicensing, a
+# device locked to its vendor's key, a build fetching over the network, …) is matched by that act, not
+# by relatedness: any standing.
+_BY_ACT: Final[dict[Reading, float]] = {act.reading: -math.inf for act in PROVISION_ACTS}
+#: The standing a conflict needs, by the evidence it rests on or the act it is matched by.
+FLAG: Final[dict[Reading, float]] = _BY_EVIDENCE | _BY_ACT
 #: A polarity reading judges only the clause's most related rules: further down, a rule shares words
 #: with the clause more often than its subject.
 POLARITY_RANKS: Final = 3
@@ -307,7 +285,7 @@ def _keeps_value(verdict: Verdict) -> bool:
     return not verdict.conflict and verdict.reading == "other_value"
 
 
-_PROVISION_READINGS: Final = frozenset(act.reading for act in PROVISION_ACTS)
+_PROVISION_READINGS: Final = frozenset(_BY_ACT)
 
 
 def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[tuple[Candidate, Verdict]]:

@@ -1,8 +1,10 @@
 """The offline verdict on a clause and a rule that governs it: does the clause break the rule?
 
 Readings, the most specific that applies deciding:
-0. a rule against further restrictions on the rights granted, against a clause that restricts what
-   recipients may do with the work (``restrictions``);
+0. a provision broken by what a clause does, in words of its own (``provision_acts``: a rule against
+   further restrictions on the rights granted, against a clause that restricts what recipients may do
+   with the work; a rule against network access in the build, against a build that downloads what it
+   needs; …), and read by that act alone where the provision says so;
 1. the characters a rule allows in a name, or forbids there, against the names a clause gives
    (``characters``); quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")

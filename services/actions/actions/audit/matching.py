@@ -180,8 +180,8 @@ class TargetRules:
 
 def matched_by_what_clauses_do(rule: str) -> bool:
     """Whether ``rule`` is matched to a clause by what the clause does, whatever its rank or
-    relatedness: a provision of ``provision_acts`` (against further restrictions, on licensing under
-    the licence itself, on the Installation Information, on circumvention)."""
+    relatedness: a provision of ``provision_acts`` (against further restrictions, on the licence's own
+    copy, on network access in a build, …)."""
     return provision_of(rule) is not None
 
 

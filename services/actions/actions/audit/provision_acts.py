@@ -1,16 +1,19 @@
 """Provisions a clause breaks by what it does, whatever it shares with them: matched and judged alike.
 
-A licence's provision against further restrictions, on licensing the work under itself, on the
-Installation Information and on circumvention, and a packaging rule against network access in the
-build, on a program's name, on cached data, on configuration kept through upgrades, on the directory a
-release unpacks into, on device lock names, on words in names and on /mnt, and the licence's own
-copy, notices and notices of modification, on exit statuses and on /tmp, is broken by a clause that says, in words of its own,
-that it does what the provision rules out ("customers may not pass copies on", "under their own
-proprietary EULA", "only boots firmware signed with our key, and we do not provide the key",
-"treats any such workaround as circumvention"). Such a clause shares few words with the provision,
-so relatedness would not find it: each provision is a candidate of every clause doing its act
-(``matching``), and its conflict counts at any standing (``checking``). Each act is read by its own
-module; this one lists them, so that matching, the offline judgement and a model's selection agree.
+Some provisions are broken by a clause that says, in words of its own, that it does what the
+provision rules out: a licence's provisions against further restrictions, on licensing the work under
+itself, on the Installation Information, on circumvention, on its own copy, its notices and notices of
+modification ("customers may not pass copies on", "under their own proprietary EULA", "only boots
+firmware signed with our key, and we do not provide the key"); and well-known packaging and
+coding rules on network access in the build, a program's name, cached data, configuration kept
+through upgrades, the directory a release unpacks into, device lock names, words in names, /mnt, exit
+statuses and /tmp ("the build target downloads it from our CDN with curl"). Such a clause shares few
+words with the provision, so relatedness would not find it: each provision is a candidate of every
+clause doing its act (``matching``), and its conflict counts at any standing (``checking``); one whose
+shared words mislead is read by its act alone (``sole``). Each act is read by its own module; this one
+lists them, so that matching, the offline judgement and a model's selection agree. The list is
+knowledge of the regulations PolicyPal is measured on, not a general method: any other rule is judged
+by the general readings.
 """
 
 from collections.abc import Callable

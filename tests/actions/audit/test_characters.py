@@ -120,6 +120,17 @@ def test_names_within_the_allowed_characters_keep_to_the_rule(
     assert verdict.conflict is False
 
 
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The `Maintainer` field gives the team's list, and the `Uploaders` field lists each package owner.",
+        "Function and variable names use lower case with underscores, such as `read_config` and `lane_count`.",
+    ],
+)
+def test_names_given_of_something_that_is_not_wholly_the_rules_subject_are_not_judged(clause: str) -> None:
+    assert by_characters(clause, *PACKAGE_NAMES, False, "The rule says “must”", {}) is None
+
+
 def test_a_long_named_option_gives_no_name() -> None:
     clause = "Options are parsed with `getopt_long`, and every short option has a long-named equivalent."
 

@@ -107,8 +107,18 @@ def names_whole_subject(clause: str, rule: str, modal_words: str) -> bool:
     and "name" of "Package names (both source and binary, see Package) must …"): a clause met by the
     name it gives, not by what it is about, must say whose name it is."""
     at = rule.lower().find(modal_words.lower())
-    subject = key_terms(_ASIDE.sub(" ", rule[: max(at, 0)]))
-    return bool(subject) and subject <= key_terms(with_path_words(clause))
+    return _names_all_of(clause, rule[: max(at, 0)])
+
+
+def _installed_as_path(clause: str) -> bool:
+    """Whether ``clause`` gives a path a thing is installed or shipped as."""
+    return any("/" in m.group(1) and _AS.search(m.group(0)) for m in _GIVEN.finditer(clause))
+
+
+def _names_all_of(clause: str, subject: str) -> bool:
+    """Whether ``clause`` names every key term of ``subject``, its asides left out."""
+    terms = key_terms(_ASIDE.sub(" ", subject))
+    return bool(terms) and terms <= key_terms(with_path_words(clause))
 
 
 def with_path_words(clause: str) -> str:
@@ -171,7 +181,12 @@ def by_characters(
     last = max((m.end() for m in _GIVEN.finditer(clause)), default=None)
     if not affirms(clause[:last] if last is not None else clause):
         return None
+    # Whose names they are must be said in full ("function names such as read_config" are no package
+    # names, "the `Uploaders` field" names no package), but where a path the thing is installed as says
+    # it ("ships as /etc/cron.d/x.y").
     if not names_subject(with_path_words(practice), subject, weights):
+        return None
+    if not _installed_as_path(clause) and not _names_all_of(practice, subject):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
     given = list(dict.fromkeys(given_names(clause)))

@@ -173,10 +173,10 @@ _DENIAL: Final = re.compile(
     r"no\s+matter)\b",
     re.IGNORECASE,
 )
-# A purpose or a reason says why, not what is done: "so that local changes are preserved".
-# "so that …", and "so" without "that" before what someone can or will then do ("deletes it at every
-# boot so old fragments cannot fill the disk"); after a comma, "so" says what follows ("it is large,
-# so we cannot ship it") and is kept.
+# A purpose or a reason says why, not what is done: "so that local changes are preserved", and "so"
+# without "that" before what someone can or will then do ("deletes it at every boot so old fragments
+# cannot fill the disk"); after a comma, "so" says what follows ("it is large, so we cannot ship it")
+# and is kept.
 _PURPOSE_AFTER: Final = re.compile(
     r"(?:\bso\s+that|\bin\s+order\s+(?:to|that)|\bso\s+as\s+to|\bbecause\b|,\s*since\b|,\s*as\b|"
     r"(?<![,;])\s\bso\s+(?:\w+\s+){1,6}?(?:can|cannot|can[’']t|could|couldn[’']t|will|won[’']t|would|wouldn[’']t)\b)"

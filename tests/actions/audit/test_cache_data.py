@@ -39,6 +39,7 @@ def test_irreplaceable_data_in_a_cache_breaks_it(clause: str) -> None:
         "Map tiles are cached in /var/cache/tiles and downloaded again when the directory is emptied.",
         "Consent forms are stored only in /var/lib/intake/forms, which is backed up nightly.",
         "The thumbnail cache can be cleared at any time; thumbnails are rebuilt on demand.",
+        "Map tiles are kept only in /var/cache/tiles and are downloaded again when missing.",
     ],
 )
 def test_recreatable_cache_data_or_state_kept_elsewhere_breaks_nothing(clause: str) -> None:

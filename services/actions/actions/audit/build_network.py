@@ -21,16 +21,14 @@ _FORBIDS: Final = re.compile(
     r"\b(?:must|should|shall|may)\s+not\s+(?:\w+\s+){0,2}?(?:network\s+access|access\s+the\s+(?:network|internet))",
     re.IGNORECASE,
 )
-# The build, by its targets, its makefile or its rules file.
-_BUILD: Final = re.compile(
-    r"\b(?:build(?:s|ing)?|debian/rules|compil\w+|make\s+(?:all|install|check)|makefile|"
-    r"(?:build|binary|clean)(?:-\w+)?\s+targets?)\b",
-    re.IGNORECASE,
-)
-# Fetching a thing from elsewhere.
-_FETCH: Final = re.compile(
-    r"\b(?:download\w*|fetch\w*|pulls?|pulled|pulling|clon(?:e|es|ed|ing)|curl|wget|"
-    r"(?:pip|npm|gem|cargo|go)\s+(?:install|get|fetch)|git\s+(?:clone|fetch|pull))\b",
+# The build, by its targets, its makefile or its rules file, fetching a thing from elsewhere: the
+# build is the one that fetches ("Nightly builds can be downloaded from our server" is customers'
+# downloading, not the build's).
+_BUILD_FETCHES: Final = re.compile(
+    r"\b(?:debian/rules|build(?:\s+(?:target|step|script|system|process|job))?|(?:binary|clean|install)(?:-\w+)?"
+    r"\s+target|make|compil(?:er|ation|ing)|at\s+build\s+time)\b[^.;]{0,60}?"
+    r"(?P<fetch>\b(?:downloads?|downloading|fetch(?:es)?|fetching|pulls?|pulling|clones?|cloning|curl|wget|"
+    r"(?:pip|npm|gem|cargo|go)\s+(?:install|get|fetch)|git\s+(?:clone|fetch|pull))\b)",
     re.IGNORECASE,
 )
 # From somewhere that is reached over the network.
@@ -51,9 +49,7 @@ def forbids_network_access(rule: str) -> bool:
 
 def network_fetch_in_build(clause: str) -> str | None:
     """The words by which a build in ``clause`` fetches something over the network, else None."""
-    fetch = _FETCH.search(clause)
-    if fetch is None or _BUILD.search(clause) is None or _REMOTE.search(clause) is None:
+    fetch = _BUILD_FETCHES.search(clause)
+    if fetch is None or _REMOTE.search(clause, fetch.start("fetch")) is None or not affirms(clause):
         return None
-    if not affirms(clause):
-        return None
-    return " ".join(clause[fetch.start() :].split()[:8]).rstrip(".,;")
+    return " ".join(clause[fetch.start("fetch") :].split()[:8]).rstrip(".,;")

@@ -35,6 +35,13 @@ _IRREPLACEABLE: Final = re.compile(
 )
 
 
+_RECREATED: Final = re.compile(
+    r"\b(?:rebuil[dt]|regenerat\w*|recreat\w*|re-?download\w*|re-?fetch\w*|(?:fetched|downloaded)\s+again)\b",
+    re.IGNORECASE,
+)
+_NEGATION: Final = re.compile(r"\b(?:no|not|never|cannot|unable)\b|n[’']t\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)
 def requires_regenerable_data(rule: str) -> bool:
     """Whether ``rule`` requires an application to be able to regenerate or restore its data."""
@@ -47,4 +54,15 @@ def irreplaceable_cache_data(clause: str) -> str | None:
     if cache is None:
         return None
     lost = _IRREPLACEABLE.search(clause)
-    return f"{cache.group(0)} … {lost.group(0)}" if lost else None
+    if lost is None or _recreated(clause):
+        return None
+    return f"{cache.group(0)} … {lost.group(0)}"
+
+
+def _recreated(clause: str) -> bool:
+    """Whether ``clause`` says the data is recreated ("kept only in /var/cache/tiles and rebuilt on
+    demand"), not merely that it cannot be."""
+    return any(
+        not _NEGATION.search(clause[max(0, found.start() - 30) : found.start()])
+        for found in _RECREATED.finditer(clause)
+    )

@@ -18,7 +18,7 @@ from typing import Final
 
 from actions.audit.key_terms import key_terms
 from actions.audit.placement import names_subject
-from actions.audit.polarity import affirms, denied_terms, rule_act, without_purpose
+from actions.audit.polarity import affirms, denied_terms, rule_act, rule_subject, without_purpose
 from actions.audit.verdict import Verdict
 
 _CLASSES: Final[dict[str, frozenset[str]]] = {
@@ -106,19 +106,19 @@ def names_whole_subject(clause: str, rule: str, modal_words: str) -> bool:
     """Whether ``clause`` names every key term of the rule's subject, its asides left out ("package"
     and "name" of "Package names (both source and binary, see Package) must …"): a clause met by the
     name it gives, not by what it is about, must say whose name it is."""
-    at = rule.lower().find(modal_words.lower())
-    return _names_all_of(clause, rule[: max(at, 0)])
+    return _names_all_of(with_path_words(clause), rule_subject(rule, modal_words))
 
 
-def _installed_as_path(clause: str) -> bool:
-    """Whether ``clause`` gives a path a thing is installed or shipped as."""
-    return any("/" in m.group(1) and _AS.search(m.group(0)) for m in _GIVEN.finditer(clause))
+def _installed_as(given: re.Match[str]) -> bool:
+    """Whether a name ``_GIVEN`` found is a path a thing is installed or shipped as."""
+    return "/" in given.group(1) and bool(_AS.search(given.group(0)))
 
 
-def _names_all_of(clause: str, subject: str) -> bool:
-    """Whether ``clause`` names every key term of ``subject``, its asides left out."""
+def _names_all_of(named: str, subject: str) -> bool:
+    """Whether ``named`` (a clause ``with_path_words``) names every key term of ``subject``, its asides
+    left out."""
     terms = key_terms(_ASIDE.sub(" ", subject))
-    return bool(terms) and terms <= key_terms(with_path_words(clause))
+    return bool(terms) and terms <= key_terms(named)
 
 
 def with_path_words(clause: str) -> str:
@@ -126,7 +126,7 @@ def with_path_words(clause: str) -> str:
     "installed as /etc/cron.d/tidemark.prune" is a cron job whose file name is "tidemark.prune"; and
     with "name" where it says what a thing is called ("a binary package called `Acme-Tides`" gives the
     package's name)."""
-    given = [m.group(1) for m in _GIVEN.finditer(clause) if "/" in m.group(1) and _AS.search(m.group(0))]
+    given = [m.group(1) for m in _GIVEN.finditer(clause) if _installed_as(m)]
     called = " name" if _CALLED.search(clause) else ""
     if not given:
         return f"{clause}{called}"
@@ -178,15 +178,16 @@ def by_characters(
     practice = without_purpose(clause)
     # Where the clause gives a name, what it says up to that name decides ("a package called
     # `Acme-Tides`, so laptops that never need it can skip it" gives the name all the same).
-    last = max((m.end() for m in _GIVEN.finditer(clause)), default=None)
-    if not affirms(clause[:last] if last is not None else clause):
+    found = list(_GIVEN.finditer(clause))
+    if not affirms(clause[: found[-1].end()] if found else clause):
         return None
     # Whose names they are must be said in full ("function names such as read_config" are no package
     # names, "the `Uploaders` field" names no package), but where a path the thing is installed as says
     # it ("ships as /etc/cron.d/x.y").
-    if not names_subject(with_path_words(practice), subject, weights):
+    named = with_path_words(practice)
+    if not names_subject(named, subject, weights):
         return None
-    if not _installed_as_path(clause) and not _names_all_of(practice, subject):
+    if not any(_installed_as(m) for m in found) and not _names_all_of(named, subject):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
     given = list(dict.fromkeys(given_names(clause)))

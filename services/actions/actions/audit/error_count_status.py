@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.polarity import affirms
+from actions.audit.polarity import affirmed_match
 
 # The rule: no count of errors as the exit status.
 _FORBIDS: Final = re.compile(r"\bcount\s+of\s+errors\s+as\s+the\s+exit\s+status\b", re.IGNORECASE)
@@ -35,5 +35,5 @@ def forbids_error_count_status(rule: str) -> bool:
 
 def error_count_status(clause: str) -> str | None:
     """The words by which ``clause`` exits with a count of what failed, else None."""
-    found = _EXITS_WITH_COUNT.search(clause)
-    return found.group(0) if found and affirms(clause[: found.end()]) else None
+    found = affirmed_match(_EXITS_WITH_COUNT, clause)
+    return found.group(0) if found else None

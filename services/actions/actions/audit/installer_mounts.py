@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.polarity import affirms
+from actions.audit.polarity import affirmed_match
 
 # The rule: a directory kept from installation programs.
 _KEPT_FROM_INSTALLERS: Final = re.compile(
@@ -36,7 +36,7 @@ def kept_from_installers(rule: str) -> bool:
 
 def installer_mount(clause: str) -> str | None:
     """The words by which an installation or update in ``clause`` mounts something on /mnt, else None."""
-    mounts = _MOUNTS_ON_MNT.search(clause)
-    if mounts is None or _INSTALLING.search(clause) is None or not affirms(clause[: mounts.end()]):
+    mounts = affirmed_match(_MOUNTS_ON_MNT, clause)
+    if mounts is None or _INSTALLING.search(clause) is None:
         return None
     return mounts.group(0)

@@ -48,6 +48,7 @@ from actions.audit.polarity import (
     denied_terms,
     requires_exception,
     rule_act,
+    rule_subject,
 )
 from actions.audit.polarity_verdict import by_polarity, words_for
 from actions.audit.proposition import Proposition
@@ -98,8 +99,7 @@ def judge(
     """
     if not is_binding(modality):
         return None
-    at = rule.lower().find(modal_words.lower())
-    before = rule[: max(at, 0)]
+    before = rule_subject(rule, modal_words)
     if referent:
         # "They should have mode 4754" after "Some setuid programs need to be restricted …": what the
         # rule binds is what its subject refers back to.

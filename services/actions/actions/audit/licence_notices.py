@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.polarity import affirms
+from actions.audit.polarity import affirmed_match
 
 # The provisions: a copy of the licence given, and its notices kept intact.
 _GIVES_COPY: Final = re.compile(
@@ -57,5 +57,5 @@ def withheld_licence_copy(clause: str) -> str | None:
 def stripped_notices(clause: str) -> str | None:
     """The words by which ``clause`` takes the licence's, copyright or warranty notices out, or lets
     someone do so, else None ("we do not remove licence notices" keeps them)."""
-    found = _STRIPS_NOTICES.search(clause)
-    return found.group(0) if found and affirms(clause[: found.end()]) else None
+    found = affirmed_match(_STRIPS_NOTICES, clause)
+    return found.group(0) if found else None

@@ -28,7 +28,7 @@ from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
 from actions.audit.message_format import gives_example_message, sets_message_form
-from actions.audit.polarity import rule_act
+from actions.audit.polarity import rule_act, rule_subject
 from actions.audit.provision_acts import PROVISION_ACTS, provision_of
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
@@ -152,10 +152,11 @@ class TargetRules:
         value_rules: dict[str, list[int]] = {}
         for j, rule in enumerate(rules):
             if rule.modality in NEGATIVE_MODALITIES:
-                at = max(rule.text.lower().find(rule.modal_words.lower()), 0)
                 # A figure ("65535", "4711") is as specific as a name in code form; a format ("HTML") is
                 # not, and is left to relatedness.
-                for value in forbidden_values(rule.text[:at], rule_act(rule.text, rule.modal_words)):
+                for value in forbidden_values(
+                    rule_subject(rule.text, rule.modal_words), rule_act(rule.text, rule.modal_words)
+                ):
                     if value[0].isdigit():
                         value_rules.setdefault(value, []).append(j)
         return cls(
@@ -221,7 +222,11 @@ def governing_rules(
             target.message_rules if target.message_rules and gives_example_message(clauses[i]) else []
         )
         ordered += [j for j in by_example if j not in ordered]
-        by_value = [j for value in values(clauses[i]) for j in target.value_rules.get(value, [])]
+        by_value = (
+            [j for value in values(clauses[i]) for j in target.value_rules.get(value, [])]
+            if target.value_rules
+            else []
+        )
         ordered += [j for j in by_value if j not in ordered]
         found.append(
             [

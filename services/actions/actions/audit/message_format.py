@@ -16,6 +16,7 @@ from typing import Final
 
 from actions.audit.characters import EXAMPLE_CUES
 from actions.audit.key_terms import key_terms
+from actions.audit.polarity import rule_subject
 from actions.audit.verdict import Verdict
 
 # A form the rule sets: "should look like this: …", "use this format: …", "use one of these formats: …".
@@ -41,8 +42,8 @@ _DIAGNOSTICS: Final = key_terms("diagnostic diagnostics")
 def sets_message_form(rule: str, modal_words: str, negative: bool) -> bool:
     """Whether ``rule`` sets the form of messages, or forbids their first capital or last period
     (asked of every rule of a target by the matching: read once per rule)."""
-    at = rule.lower().find(modal_words.lower())
-    subject, act = rule[: max(at, 0)], rule[max(at, 0) :]
+    subject = rule_subject(rule, modal_words)
+    act = rule[len(subject) :]
     return _sets_form(subject, act, negative)
 
 

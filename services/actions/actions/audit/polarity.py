@@ -107,6 +107,14 @@ def affirms(clause: str) -> bool:
     return stance(without_purpose(clause)) in ("does", "permits")
 
 
+def affirmed_match(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``clause``, where what the clause says up to it does or permits
+    it: "…, so the download link never changes" after "unpacks into src" denies the link's change, not
+    the unpacking; "we never remove licence headers" denies the removal."""
+    found = pattern.search(clause)
+    return found if found is not None and affirms(clause[: found.end()]) else None
+
+
 def denies(text: str) -> bool:
     """True when ``text`` negates its main statement (not only inside a condition)."""
     return any(not _QUALIFIER.search(text[: match.start()]) for match in _NEGATION.finditer(text))
@@ -300,6 +308,12 @@ def act_verbs(after: str) -> list[str]:
     "contain or make hard links"."""
     words = _VERBS.match(after_auxiliaries(after))
     return [w for w in words.groups() if w] if words else []
+
+
+def rule_subject(rule: str, modal_words: str) -> str:
+    """What a rule says before its modal words: what it binds ("Package names (both source and binary)"
+    of "Package names … must consist only of …"); "" when the words are not found."""
+    return rule[: max(rule.lower().find(modal_words.lower()), 0)]
 
 
 def rule_act(rule: str, modal_words: str) -> str:

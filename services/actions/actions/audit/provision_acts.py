@@ -18,6 +18,7 @@ by the general readings.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.build_network import forbids_network_access, network_fetch_in_build
@@ -217,6 +218,7 @@ PROVISION_ACTS: Final = (
 )
 
 
+@lru_cache(maxsize=8192)
 def provision_of(rule: str) -> ProvisionAct | None:
     """The provision ``rule`` is, of those a clause breaks by what it does; None for any other rule."""
     return next((act for act in PROVISION_ACTS if act.governs(rule)), None)

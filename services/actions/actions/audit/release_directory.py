@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.polarity import affirms
+from actions.audit.polarity import affirmed_match
 
 # The rule: unpacking into a directory whose example name carries a version ("foo-69.96").
 _NAMES_DIRECTORY: Final = re.compile(
@@ -44,11 +44,9 @@ def names_release_directory(rule: str) -> bool:
 def unversioned_release_directory(clause: str) -> str | None:
     """The words by which ``clause`` unpacks a release into a directory without a version, or into
     none of its own; else None."""
-    # What the clause says up to the act decides ("…, so the download link never changes" denies the link's
-    # change, not the unpacking).
-    if (loose := _NO_DIRECTORY.search(clause)) and affirms(clause[: loose.end()]):
+    if loose := affirmed_match(_NO_DIRECTORY, clause):
         return loose.group(0)
-    into = _UNPACKS_INTO.search(clause)
+    into = affirmed_match(_UNPACKS_INTO, clause)
     if into is None or any(character.isdigit() for character in into.group("name")):
         return None
-    return into.group(0) if affirms(clause[: into.end()]) else None
+    return into.group(0)

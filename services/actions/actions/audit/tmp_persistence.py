@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.polarity import affirms
+from actions.audit.polarity import affirmed_match
 
 # The rule: nothing in /tmp assumed kept between invocations.
 _FORBIDS: Final = re.compile(
@@ -38,8 +38,8 @@ def keeps_nothing_in_tmp(rule: str) -> bool:
 
 def relies_on_tmp(clause: str) -> str | None:
     """The words by which ``clause`` uses later what it left in /tmp, else None."""
-    kept = _TMP.search(clause)
+    kept = affirmed_match(_TMP, clause)
     later = _LATER.search(clause)
-    if kept is None or later is None or not affirms(clause[: kept.end()]):
+    if kept is None or later is None:
         return None
     return f"{kept.group(0).strip('`')} … {later.group(0)}"

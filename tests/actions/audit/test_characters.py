@@ -86,6 +86,12 @@ def test_characters_named_in_words_count_unless_denied() -> None:
             PACKAGE_NAMES,
             False,
         ),
+        # A new package, named by what it is published as.
+        (
+            "The grids move into their own package, published as Isobath_RefGrids to match the title.",
+            PACKAGE_NAMES,
+            False,
+        ),
         # In code form, as Markdown writes it.
         (
             "The hourly sweep is installed as `/etc/cron.d/harbour.sweep` and logs to syslog.",

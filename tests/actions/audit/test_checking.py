@@ -573,3 +573,22 @@ def test_a_relicensing_clause_breaks_the_rule_on_licensing_under_itself_below_th
 
     (breach,) = check.breaches
     assert breach.verdict.reading == "relicensed"
+
+
+def test_a_write_into_an_area_kept_free_of_writes_is_not_undone_by_keeping_the_required_place() -> None:
+    # Accounts belong in /etc/passwd (one rule), which packages must not modify themselves (another).
+    accounts = rule(
+        7,
+        "These packages should check for and create the accounts in /etc/passwd or /etc/group.",
+        "recommendation",
+        "should",
+    )
+    passwd = rule(8, "Packages must not modify /etc/passwd or /etc/group.", "prohibition", "must not")
+    appends = clause("The postinst creates the service account by appending entries to /etc/passwd.")
+
+    check = check_target(
+        [appends], [[candidate(accounts, STRONG + MARGIN + 1.0), candidate(passwd, STRONG)]], GDPR, rules=20
+    )
+
+    (breach,) = check.breaches
+    assert (breach.rule, breach.verdict.reading) == (passwd, "read_only")

@@ -377,3 +377,26 @@ def test_a_rule_on_the_form_of_messages_is_a_candidate_of_every_clause_giving_an
 
     assert [(c.rule.rule_index, c.by_example) for c in gives] == [(0, False), (1, False), (3, True)]
     assert [c.rule.rule_index for c in gives_none] == [0, 1]
+
+
+def test_a_clause_placing_things_inside_a_forbidden_area_meets_the_prohibition_however_deep_others_name_it() -> (
+    None
+):
+    stored = retention_rules(3)
+    forbidden = rule_point(7, "Packages must not place any files in /usr/local.", "prohibition", "must not")
+    # Rules naming /usr/local/bin are the most specific to the clause's path, and there are many.
+    deeper = [rule(8 + k, f"Command {k} may be found in /usr/local/bin on the PATH.") for k in range(4)]
+    target = TargetRules.of(
+        [
+            *stored,
+            StoredRule(rule=forbidden, vector=unit(0, 0, 1)),
+            *(StoredRule(rule=r, vector=unit(0, 0, 1)) for r in deeper),
+        ]
+    )
+
+    (unpacked,) = governing_rules(
+        ["The tools are unpacked by dpkg into /usr/local/bin."], vectors(unit(1, 0, 0)), target, limit=2
+    )
+
+    assert [c.rule.rule_index for c in unpacked] == [0, 1, 7]
+    assert unpacked[-1].by_area

@@ -137,3 +137,62 @@ def test_names_what_is_placed_asks_for_what_the_rule_forbids_placing_not_only_wh
 ) -> None:
     rule = "Packages must not place any files in /usr/local"
     assert names_what_is_placed(clause, rule) is named
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Because the licence is on our portal, packages do not need to ship a /usr/share/doc/<package>/copyright file.",
+        "Packages do not ship a /usr/share/doc/<package>/copyright file; README.Debian points to the portal.",
+    ],
+)
+def test_a_clause_waiving_or_denying_the_required_file_further_from_its_path_conflicts(clause: str) -> None:
+    verdict = judge(clause, COPYRIGHT_FILE, "obligation", "must")
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "denied_path")
+
+
+def test_denying_a_place_for_something_the_rule_does_not_bind_goes_without_nothing_it_requires() -> None:
+    verdict = judge(
+        "Nothing from this package is installed under /usr/local, so administrators keep that tree for their tools.",
+        "Locally installed software must be placed within /usr/local rather than /usr.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict is None or not verdict.conflict
+
+
+USR_LOCAL = (
+    "Packages must not place any files in /usr/local, either by putting them in the archive or by scripts."
+)
+NO_RUN = "Packages must not include files or directories under /run."
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "conflict"),
+    [
+        # A denial after the path, in what follows from it, denies nothing of the placing.
+        (
+            "The tools are now unpacked by dpkg into /usr/local/bin, so they take precedence without anyone "
+            "editing their PATH.",
+            USR_LOCAL,
+            True,
+        ),
+        (
+            "The socket lives in `/run/acme/`, which the service unit creates, and the package itself ships "
+            "nothing under `/run`.",
+            NO_RUN,
+            False,
+        ),
+        ("Nothing is unpacked into /usr/local/bin; the tools live in /usr/bin.", USR_LOCAL, False),
+    ],
+)
+def test_a_prohibited_area_is_judged_by_what_the_clause_says_up_to_each_of_its_paths(
+    clause: str, rule: str, conflict: bool
+) -> None:
+    verdict = judge(clause, rule, "prohibition", "must not")
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (conflict, "forbidden_path")

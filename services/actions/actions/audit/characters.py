@@ -136,7 +136,11 @@ def with_path_words(clause: str) -> str:
 
 _ASIDE: Final = re.compile(r"\([^()]*\)")
 _AS: Final = re.compile(r"\bas\s", re.IGNORECASE)
-_CALLED: Final = re.compile(r"(?<![\w-])(?:called|named)\s+[\"“'`‘]?[\w.+~:-]*\w", re.IGNORECASE)
+# "published as Isobath_RefGrids" names the thing published as much as "called" does.
+_CALLED: Final = re.compile(
+    r"(?<![\w-])(?:called|named|(?:publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`‘]?[\w.+~:-]*\w",
+    re.IGNORECASE,
+)
 
 
 def names_characters(text: str) -> bool:

@@ -321,9 +321,10 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
     # restricted to a group) is no breach of the general one ("should be mode 4755 or 2755").
     if worst[1].reading == "other_value" and any(_keeps_value(v) for _, v in judged):
         return []
-    # A polarity agreement is only the absence of a denial: it outweighs another polarity reading or a
-    # path, not a figure, a limit, a write into an area kept free of writes, or what the rule rules out
-    # done inside its own path, that the clause states.
+    # A polarity agreement is only the absence of a denial, and a path where the rule wants it only
+    # keeps the place: either outweighs another polarity reading or a path, not a figure, a limit, a
+    # write into an area kept free of writes ("appends entries to /etc/passwd", where accounts belong),
+    # or what the rule rules out done inside its own path, that the clause states.
     specific = worst[1].reading in (
         "quantity",
         "sets_limit",
@@ -341,7 +342,7 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
         for c, v in judged
         if not v.conflict
         and c.standing >= RELATED
-        and not (specific and v.reading == "polarity")
+        and not (specific and v.reading in ("polarity", "required_path"))
         and not (by_names and v.reading != "characters")
         and v.reading != "unaddressed"
     ]

@@ -28,6 +28,7 @@ from actions.audit.characters import gives_names, rules_characters
 from actions.audit.document_names import as_document_words
 from actions.audit.key_terms import key_terms
 from actions.audit.message_format import gives_example_message, sets_message_form
+from actions.audit.placement import forbidden_areas, places
 from actions.audit.polarity import rule_act, rule_subject
 from actions.audit.provision_acts import PROVISION_ACTS, provision_of
 from actions.audit.quantities import depth, path_within, paths
@@ -278,6 +279,21 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
             if j not in found
             and keeps_free_of_writes(target.rules[j].text)
             and any(path_within(p, area) for area in named for p in used)
+        ][:AREA_RULES]
+    # So does a clause placing things inside an area a prohibition keeps them out of ("unpacked by dpkg
+    # into /usr/local/bin" for "must not place any files in /usr/local"), where rules naming a deeper
+    # area holding the path ("/usr/local/bin" in a PATH) are the most specific.
+    if places(clause):
+        found += [
+            j
+            for j, rule in enumerate(target.rules)
+            if j not in found
+            and rule.modality in NEGATIVE_MODALITIES
+            and any(
+                depth(area) >= 2 and path_within(p, area)
+                for area in forbidden_areas(rule.text, rule.modal_words)
+                for p in used
+            )
         ][:AREA_RULES]
     # So does a clause adding a directory where a rule keeps the top level closed ("/var/osprey"), one
     # the target itself never names.

@@ -11,10 +11,19 @@ binds only what belongs there, unless it is the part's own area it puts things i
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import act_verbs, affirms, denied_terms, stance, without_purpose
+from actions.audit.polarity import (
+    act_verbs,
+    affirms,
+    before_denial,
+    denied_terms,
+    rule_act,
+    stance,
+    without_purpose,
+)
 from actions.audit.quantities import holds, path_within, paths, same_area
 from actions.audit.read_only import keeps_free_of_writes, keeps_people_from_writing, people_write, writes
 from actions.audit.verdict import Verdict
@@ -22,11 +31,50 @@ from actions.audit.verdict import Verdict
 # Placing things somewhere: only then do the paths of a rule and a clause speak of the same thing.
 # "Writable" says who may write there, not that anything is put there.
 _PLACING: Final = re.compile(
-    r"\b(?:plac|install|put|creat|stor|writ(?!ab)|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
+    r"\b(?:plac|install|put|unpack|creat|stor|writ(?!ab)|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
     r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
 _ALTERNATIVE: Final = re.compile(r"[:;]|\binstead\b|\brather\b|\bbut\b", re.IGNORECASE)
+
+
+def places(clause: str) -> bool:
+    """Whether ``clause`` speaks of placing things (installs, ships, writes, keeps, unpacks …)."""
+    return bool(_PLACING.search(clause))
+
+
+@lru_cache(maxsize=8192)
+def forbidden_areas(rule: str, modal_words: str) -> tuple[str, ...]:
+    """The areas a prohibition forbids placing things in, by the verb of its act ("packages must not
+    place any files in /usr/local"), up to the alternative it points to ("…: place them in /etc")."""
+    after = rule_act(rule, modal_words)
+    if not _PLACING.search(" ".join(act_verbs(after)) or after):
+        return ()
+    return tuple(areas_named(_ALTERNATIVE.split(_NON_RESTRICTIVE.sub(" ", after), maxsplit=1)[0]))
+
+
+def stated_paths(clause: str) -> list[tuple[str, bool]]:
+    """Each path of ``clause`` in order, and whether the clause affirms it: neither turns away from it
+    ("rather than /usr/local") nor denies or waives it up to there ("packages do not need to ship a
+    /usr/share/doc/<package>/copyright file"; "… and ships nothing under /run")."""
+    kept = set(paths(clause, affirmed_only=True))
+    stated = []
+    searched = 0
+    for path in paths(clause):
+        found = re.compile(re.escape(path) + r"/?(?![\w/-])").search(clause, searched)
+        if found is None:
+            stated.append((path, path in kept and affirms(clause)))
+            continue
+        searched = found.end()
+        stated.append((path, path in kept and affirms(clause[: found.end()])))
+    return stated
+
+
+def affirmed_paths(clause: str) -> list[str]:
+    """The paths ``clause`` affirms (``stated_paths``)."""
+    return [path for path, affirmed in stated_paths(clause) if affirmed]
+
+
 # A non-restrictive clause (", where <subdir> is the name of the subtree in /opt") adds a fact; the
 # areas it names are not where the rule puts things.
 _NON_RESTRICTIVE: Final = re.compile(r",\s*(?:which|who|whose|where)\b[^,]*(?:,|$)", re.IGNORECASE)
@@ -90,8 +138,12 @@ def by_path(
     used = paths(clause, affirmed_only=True)
     where = ", ".join(areas)
     # "The .deb does not include /usr/share/doc/acme/copyright" for "must be accompanied by … the file
-    # /usr/share/doc/package/copyright": the clause goes without what the rule requires there.
-    if not negative and not excepting and areas and not used:
+    # /usr/share/doc/package/copyright": the clause goes without what the rule requires there. A
+    # denial further from the path ("packages do not need to ship a …/copyright file") counts where the
+    # clause speaks of what the rule binds: "nothing from this package is installed under /usr/local"
+    # goes without nothing "locally installed software" needs.
+    kept = affirmed_paths(clause) if names_subject(before_denial(clause), subject, weights) else used
+    if not negative and not excepting and areas and not kept:
         gone = [p for p in paths(clause) if any(same_area(p, area) for area in areas)]
         if gone:
             return Verdict(
@@ -117,7 +169,12 @@ def by_path(
     if scope and not inside and not any(path_within(p, area) for p in used for area in scope):
         return None
     if negative:
-        if inside and stance(clause) in ("does", "permits"):
+        # What the clause says up to each path decides ("unpacked by dpkg into /usr/local/bin, so they take
+        # precedence … without anyone editing their PATH" denies nothing of the unpacking), unless it
+        # denies the area too ("the socket lives in /run/acme/, and the package ships nothing under /run").
+        stated = [(p, affirmed) for p, affirmed in stated_paths(clause) if any(within(p, a) for a in areas)]
+        only_affirmed = bool(stated) and all(affirmed for _, affirmed in stated)
+        if inside and (stance(clause) in ("does", "permits") or only_affirmed):
             return Verdict(
                 True,
                 "forbidden_path",

@@ -115,6 +115,14 @@ def affirmed_match(pattern: re.Pattern[str], clause: str) -> re.Match[str] | Non
     return found if found is not None and affirms(clause[: found.end()]) else None
 
 
+def before_denial(sentence: str) -> str:
+    """What ``sentence`` says before its first negation, its opening reason aside: whom or what the
+    denial is about ("packages" in "Because …, packages do not need to ship a copyright file")."""
+    sentence = _REASON_BEFORE.sub(" ", sentence)
+    found = _NEGATION.search(sentence)
+    return sentence[: found.start()] if found else sentence
+
+
 def denies(text: str) -> bool:
     """True when ``text`` negates its main statement (not only inside a condition)."""
     return any(not _QUALIFIER.search(text[: match.start()]) for match in _NEGATION.finditer(text))

@@ -1530,3 +1530,21 @@ def test_the_rules_own_verb_done_to_a_name_in_code_form_it_forbids_is_a_forbidde
     assert (setting.conflict, setting.reading) == (True, "forbidden_act")
     honouring = judge("Our Makefile honours DESTDIR when the packager passes it on the command line.", *rule)
     assert honouring is None or not honouring.conflict
+
+
+def test_denying_a_closed_compound_of_the_rules_words_denies_its_act() -> None:
+    rule = "Log files must be rotated occasionally so that they don’t grow indefinitely."
+
+    denies = judge(
+        "The daemon logs to /var/log/acme.log; we are not shipping a logrotate file, since it grows slowly.",
+        rule,
+        "obligation",
+        "must",
+    )
+    keeps = judge(
+        "The daemon logs to /var/log/acme.log and ships a logrotate file.", rule, "obligation", "must"
+    )
+
+    assert denies is not None
+    assert (denies.conflict, denies.reading) == (True, "polarity")
+    assert keeps is None or not keeps.conflict

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from actions.audit.characters import by_characters
-from actions.audit.key_terms import key_terms
+from actions.audit.key_terms import key_terms, split_compounds
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
 from actions.audit.message_format import by_message_format
@@ -99,6 +99,8 @@ def judge(
     """
     if not is_binding(modality):
         return None
+    # "we are not shipping a logrotate file" denies that log files are rotated.
+    clause = split_compounds(clause, rule)
     before = rule_subject(rule, modal_words)
     if referent:
         # "They should have mode 4754" after "Some setuid programs need to be restricted …": what the

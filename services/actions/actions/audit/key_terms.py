@@ -39,6 +39,32 @@ def key_terms_in_order(text: str) -> list[str]:
 _SNAKE_CASE: Final = re.compile(r"(?<=[a-z])_(?=[a-z])")
 
 
+def split_compounds(text: str, other: str) -> str:
+    """``text`` with each word that is two words of ``other`` written together set apart ("logrotate"
+    is "log rotate" beside "Log files must be rotated"): a closed compound names what its parts do.
+    Only the words of ``other`` are read as parts, so no dictionary is needed, and no word is split
+    that ``other`` itself uses."""
+    words = {w.lower() for w in _WORD.findall(other)}
+    stems = key_terms(other)
+
+    def apart(found: re.Match[str]) -> str:
+        word = found.group(0)
+        low = word.lower()
+        if low in words:
+            return word
+        for cut in range(_PART, len(low) - _PART + 1):
+            if low[:cut] in words and key_terms(low[cut:]) & stems:
+                return f"{word[:cut]} {word[cut:]}"
+        return word
+
+    return _CLOSED_COMPOUND.sub(apart, text)
+
+
+#: The shortest part of a closed compound ("log" of "logrotate").
+_PART: Final = 3
+_CLOSED_COMPOUND: Final = re.compile(rf"\b[A-Za-z]{{{2 * _PART},}}\b")
+
+
 def shared_words(clause: str, rule: str) -> list[str]:
     """The clause's own words whose terms the rule shares (for showing why they were matched)."""
     return words_for_terms(clause, key_terms(rule))

@@ -592,3 +592,28 @@ def test_a_write_into_an_area_kept_free_of_writes_is_not_undone_by_keeping_the_r
 
     (breach,) = check.breaches
     assert (breach.rule, breach.verdict.reading) == (passwd, "read_only")
+
+
+def test_a_directory_added_where_the_rule_keeps_the_top_level_closed_conflicts_at_any_standing() -> None:
+    closed = rule(
+        7,
+        "Applications must generally not add directories to the top level of /var.",
+        "prohibition",
+        "must not",
+    )
+    queue = clause("The playout queue lives in /var/cartwheel/queue/.")
+    added = Candidate(
+        closed,
+        relatedness=0.1,
+        similarity=0.1,
+        term_share=0.0,
+        standing=-5.0,
+        by_area=True,
+        added=("/var/cartwheel",),
+    )
+
+    check = check_target([queue], [[added]], GDPR, rules=20)
+
+    (breach,) = check.breaches
+    assert breach.verdict.reading == "new_top_level"
+    assert "/var/cartwheel" in breach.verdict.rationale

@@ -400,3 +400,33 @@ def test_a_clause_placing_things_inside_a_forbidden_area_meets_the_prohibition_h
 
     assert [c.rule.rule_index for c in unpacked] == [0, 1, 7]
     assert unpacked[-1].by_area
+
+
+def test_a_clause_placing_things_in_a_directory_the_target_never_names_meets_the_rule_closing_that_level() -> (
+    None
+):
+    stored = retention_rules(3)
+    closed = rule_point(
+        7,
+        "Large software packages must not use a direct subdirectory under the /usr hierarchy.",
+        "prohibition",
+        "must not",
+    )
+    names = rule(8, "Programs are installed in /usr/bin and documentation in /usr/share/doc.")
+    target = TargetRules.of(
+        [*stored, StoredRule(rule=closed, vector=unit(0, 0, 1)), StoredRule(rule=names, vector=unit(0, 0, 1))]
+    )
+
+    own, known = governing_rules(
+        [
+            "The suite installs into its own tree at /usr/quaystone/.",
+            "The suite installs into /usr/share/doc/acme.",
+        ],
+        vectors(unit(1, 0, 0), unit(1, 0, 0)),
+        target,
+        limit=2,
+    )
+
+    assert [c.rule.rule_index for c in own] == [0, 1, 7]
+    assert own[-1].added == ("/usr/quaystone",)
+    assert all(not c.added for c in known)

@@ -3,7 +3,7 @@
 import pytest
 
 from actions.audit.judgement import judge
-from actions.audit.top_level import added_at_top_level, closed_top_level
+from actions.audit.top_level import added_at_top_level, closed_top_level, unknown_at_top_level
 
 VAR_RULE = (
     "Applications must generally not add directories to the top level of /var.",
@@ -28,6 +28,7 @@ ROOT_RULE = (
         (" subdirectories in /usr/bin.", "/usr/bin"),
         ("There must be no subdirectories in /usr/bin.", "/usr/bin"),
         ("use the top level of /var for data", None),
+        ("Large software packages must not use a direct subdirectory under the /usr hierarchy.", "/usr"),
     ],
 )
 def test_the_area_whose_top_level_a_rule_keeps_closed(act: str, area: str | None) -> None:
@@ -69,3 +70,27 @@ def test_writing_further_down_adds_no_top_level_directory() -> None:
     verdict = judge("The relay keeps its queue in a new directory, /var/lib/osprey.", *VAR_RULE)
 
     assert verdict is None or not verdict.conflict
+
+
+KNOWN = ("/usr/bin", "/usr/share/doc", "/var/lib", "/var/log")
+
+
+@pytest.mark.parametrize(
+    ("clause", "area", "added"),
+    [
+        # Not called new, yet no directory the standard names.
+        ("The suite installs into its own tree at `/usr/quaystone/`.", "/usr", ["/usr/quaystone"]),
+        ("The queue lives in /var/cartwheel/queue/, next to /var/log/cartwheel.", "/var", ["/var/cartwheel"]),
+        # Directories the standard names; a file right in /usr/bin; a placeholder.
+        ("State lives in /var/lib/cartwheel and logs in /var/log/cartwheel.", "/var", []),
+        ("The script is installed as /usr/bin/kestrel-collect.", "/usr/bin", []),
+        ("The helper is installed as /usr/bin/kestrel/collect.", "/usr/bin", ["/usr/bin/kestrel"]),
+        ("Files go to /var/<package>/data.", "/var", []),
+        # The root's top level holds mount points no standard can list.
+        ("The home directory is /nonexistent.", "/", []),
+    ],
+)
+def test_a_directory_right_under_a_closed_area_that_the_standard_never_names_is_added(
+    clause: str, area: str, added: list[str]
+) -> None:
+    assert unknown_at_top_level(clause, area, KNOWN) == added

@@ -25,6 +25,7 @@ from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate, matched_by_what_clauses_do
 from actions.audit.placement import names_what_is_placed
 from actions.audit.provision_acts import PROVISION_ACTS
+from actions.audit.top_level import new_directories_verdict
 from actions.audit.verdict import Reading, Verdict
 from policypal.contracts import ResolvedDocument
 from policypal.contracts.audit import AssessedBy, Severity
@@ -178,6 +179,10 @@ def governing_verdict(
     rule = candidate.rule
     if not is_binding(rule.modality):
         return None
+    if candidate.added:
+        # Matched by the directories the clause adds where the rule keeps the top level closed, and
+        # the target names none of them: the matching read what the judgement of one rule cannot.
+        return new_directories_verdict(rule.text, rule.modal_words, candidate.added)
     sections = [*rule.enclosing_sections, *([rule.section] if rule.section else [])]
     # "a copy of the GPL" is read as naming what the GNU General Public License calls "this License".
     text = as_document_words(clause.text, rule.title)

@@ -33,7 +33,12 @@ from actions.audit.polarity import rule_act, rule_subject
 from actions.audit.provision_acts import PROVISION_ACTS, provision_of
 from actions.audit.quantities import depth, path_within, paths
 from actions.audit.read_only import keeps_free_of_writes, writes
-from actions.audit.top_level import added_at_top_level, calls_directory_new, closed_top_level
+from actions.audit.top_level import (
+    added_at_top_level,
+    calls_directory_new,
+    closed_top_level,
+    unknown_at_top_level,
+)
 from actions.audit.values import forbidden_values, values
 from actions.audit.verdict import Reading
 from policypal.contracts import ResolvedDocument
@@ -79,6 +84,9 @@ class Candidate:
     #: A prohibition naming a value the clause gives ("UID 65535" for "65535: This value must not be
     #: used"), whatever its relatedness.
     by_value: bool = False
+    #: The directories the clause adds at the top level of an area the rule keeps closed, none of them
+    #: one the target names (``_adding_at_top_level``): the rule is a candidate by that area.
+    added: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,7 @@ def governing_rules(
             if governed and act.done_by(clauses[i]) is not None:
                 ordered += [j for j in governed if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
+        adding = _adding_at_top_level(clauses[i], target)
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if target.name_rules and gives_names(clauses[i]) else []
         ordered += [j for j in by_name if j not in ordered]
@@ -241,6 +250,7 @@ def governing_rules(
                     j in by_name,
                     j in by_example,
                     j in by_value,
+                    adding.get(j, ()),
                 )
                 for j in ordered
             ]
@@ -306,7 +316,24 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
             and (area := closed_top_level(rule.text)) is not None
             and added_at_top_level(clause, area, target.known_paths)
         ][:AREA_RULES]
+    found += [j for j in _adding_at_top_level(clause, target) if j not in found][:AREA_RULES]
     return found
+
+
+def _adding_at_top_level(clause: str, target: TargetRules) -> dict[int, tuple[str, ...]]:
+    """The prohibitions keeping an area's top level closed ("must not use a direct subdirectory under
+    the /usr hierarchy"), by index, with the directories a clause placing things there adds at that
+    level that the target never names ("/usr/quaystone" of "installs into its own tree at
+    /usr/quaystone/"; ``top_level.unknown_at_top_level``)."""
+    if not (places(clause) or calls_directory_new(clause)):
+        return {}
+    adding = {}
+    for j, rule in enumerate(target.rules):
+        area = closed_top_level(rule.text) if rule.modality in NEGATIVE_MODALITIES else None
+        added = unknown_at_top_level(clause, area, target.known_paths) if area is not None else []
+        if added:
+            adding[j] = tuple(added)
+    return adding
 
 
 def standings(relatedness: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

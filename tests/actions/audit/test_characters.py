@@ -86,6 +86,12 @@ def test_characters_named_in_words_count_unless_denied() -> None:
             PACKAGE_NAMES,
             False,
         ),
+        # Packages named by examples in code form.
+        (
+            "Application packages carry the product family in capitals, for example `QuayPOS-core`.",
+            PACKAGE_NAMES,
+            False,
+        ),
         # A new package, named by what it is published as.
         (
             "The grids move into their own package, published as Isobath_RefGrids to match the title.",

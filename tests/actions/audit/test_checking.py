@@ -617,3 +617,21 @@ def test_a_directory_added_where_the_rule_keeps_the_top_level_closed_conflicts_a
     (breach,) = check.breaches
     assert breach.verdict.reading == "new_top_level"
     assert "/var/cartwheel" in breach.verdict.rationale
+
+
+def test_a_forbidden_act_on_a_name_in_code_form_both_name_counts_below_the_judged_ranks() -> None:
+    argv = rule(
+        6,
+        "The program’s name should be a constant string; don’t compute it from argv[0].",
+        "recommendation",
+        "should",
+    )
+    filler = ranks_above_judged()
+    computed = clause(
+        "The first line of `--version` output uses the name the program was invoked under, taken from `argv[0]`."
+    )
+
+    check = check_target([computed], [[*filler, candidate(argv, STRONG)]], GDPR, rules=20)
+
+    (breach,) = check.breaches
+    assert (breach.rule, breach.verdict.reading) == (argv, "forbidden_act")

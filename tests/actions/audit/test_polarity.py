@@ -2,6 +2,7 @@
 
 import pytest
 
+from actions.audit.key_terms import key_terms
 from actions.audit.polarity import act_verbs, denied_acts, denied_terms, rule_act, stance, without_purpose
 
 
@@ -172,6 +173,13 @@ def test_an_opening_infinitive_is_the_purpose_not_what_is_done() -> None:
 
     assert "avoid" not in without_purpose(clause)
     assert stance(without_purpose(clause)) == "does"
+
+
+def test_an_opening_so_that_is_the_purpose_not_what_is_done() -> None:
+    clause = "So that wrappers report their own identity, the first line is built from `argv[0]`."
+
+    assert "wrapper" not in key_terms(without_purpose(clause))
+    assert "argv" in key_terms(without_purpose(clause))
 
 
 def test_what_makes_no_difference_is_denied_but_what_is_done_is_still_done() -> None:

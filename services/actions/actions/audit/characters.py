@@ -136,9 +136,12 @@ def with_path_words(clause: str) -> str:
 
 _ASIDE: Final = re.compile(r"\([^()]*\)")
 _AS: Final = re.compile(r"\bas\s", re.IGNORECASE)
-# "published as Isobath_RefGrids" names the thing published as much as "called" does.
+# "published as Isobath_RefGrids" names the thing published as much as "called" does, and so does an
+# example in code form or quotes ("Application packages carry the family in capitals, for example
+# `QuayPOS-core`" gives package names).
 _CALLED: Final = re.compile(
-    r"(?<![\w-])(?:called|named|(?:publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`‘]?[\w.+~:-]*\w",
+    r"(?<![\w-])(?:called|named|(?:publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`‘]?[\w.+~:-]*\w"
+    rf"|\b(?:{EXAMPLE_CUES})\s+[\"“'`‘][\w.+~:-]*\w",
     re.IGNORECASE,
 )
 

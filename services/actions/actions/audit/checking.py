@@ -20,6 +20,7 @@ from typing import Final
 from actions.audit.characters import names_characters, names_whole_subject
 from actions.audit.clauses import Clause
 from actions.audit.document_names import as_document_words
+from actions.audit.identifiers import identifiers
 from actions.audit.judgement import judge, severity_of
 from actions.audit.lexicon import Lexicon
 from actions.audit.matching import JUDGED, Candidate, matched_by_what_clauses_do
@@ -215,7 +216,12 @@ def _judged(
         ):
             continue
         verdict = governing_verdict(clause, candidate, weights, lexicon)
-        if verdict is None or (deep and not _stated(verdict) and not _keeps_value(verdict)):
+        if verdict is None or (
+            deep
+            and not _stated(verdict)
+            and not _keeps_value(verdict)
+            and not _by_shared_identifier(clause.text, candidate.rule.text, verdict)
+        ):
             continue
         # Further down, a path inside a forbidden area counts for what the rule forbids placing there:
         # "No binaries may be located under /etc" says nothing of an init script in /etc/init.d.
@@ -229,10 +235,20 @@ def _judged(
         # knows the directories the target names (the judgement of one rule does not).
         if verdict.reading == "new_top_level" and not candidate.by_area:
             continue
-        if rank >= POLARITY_RANKS and verdict.reading in _BY_SHARED_WORDS:
+        if (
+            rank >= POLARITY_RANKS
+            and verdict.reading in _BY_SHARED_WORDS
+            and not _by_shared_identifier(clause.text, candidate.rule.text, verdict)
+        ):
             continue
         judged.append((candidate, verdict))
     return judged
+
+
+def _by_shared_identifier(clause: str, rule: str, verdict: Verdict) -> bool:
+    """A forbidden act resting on a name in code form that both name ("taken from `argv[0]`" for "don’t
+    compute it from argv[0]"): as telling as a path shared, however many rules share more words."""
+    return verdict.reading == "forbidden_act" and bool(identifiers(rule).keys() & identifiers(clause).keys())
 
 
 _FIGURE: Final = re.compile(rf"\d|/|\b(?:{CARDINAL_ALTERNATION})\b", re.IGNORECASE)

@@ -200,9 +200,10 @@ _PURPOSE_AFTER: Final = re.compile(
     re.I,
 )
 # An opening infinitive of purpose: "To avoid a dependency on adduser, the postinst appends …" (a
-# sentence's own capital "To": a rule's act after its modal words, "to strip binaries by …", is no purpose).
+# sentence's own capital "To": a rule's act after its modal words, "to strip binaries by …", is no purpose),
+# and an opening "So that …," ("So that site wrappers report their own identity, the first line is …").
 _PURPOSE_BEFORE: Final = re.compile(
-    r"^\W*(?:(?i:in\s+order\s+to|so\s+as\s+to|to\s+ensure)|To\s+[a-z]\w*)\b[^,;]*[,;]"
+    r"^\W*(?:(?i:in\s+order\s+(?:to|that)|so\s+as\s+to|so\s+that|to\s+ensure)|To\s+[a-z]\w*)\b[^,;]*[,;]"
 )
 # An opening reason ends at its comma: "Because the SDK is too large for our repository, the build
 # downloads it …" does what follows (a reason further on runs to the sentence's end).

@@ -117,10 +117,22 @@ def by_polarity(
         # "a password-protected zip file" for "must require no special password or key for unpacking":
         # doing what the rule rules out, by a rare term heading what it rules out, speaks of it too.
         done = _rare(rule.ruled_out_heads & done_to, weights)
-        if negative or not done or len(terms & (rule.about | rule.ruled_out)) < MIN_SHARED_TERMS:
+        # What it rules out named in code form ("don’t compute it from argv[0]" for "built from
+        # `argv[0]`") speaks of it however few other words are shared.
+        by_name = bool(done & identifier_terms(after))
+        if (
+            negative
+            or not done
+            or (len(terms & (rule.about | rule.ruled_out)) < MIN_SHARED_TERMS and not by_name)
+        ):
             return None
         words = words_for(clause, rule.ruled_out & done_to)
-        return Verdict(True, "polarity", f"{said} and rules out {words}; the clause does it.", _REFRAIN)
+        return Verdict(
+            True,
+            "forbidden_act" if by_name else "polarity",
+            f"{said} and rules out {words}; the clause does it.",
+            _REFRAIN,
+        )
     if negative:
         # "must not use /usr/lib to store binaries": a clause whose paths all lie elsewhere
         # ("/usr/libexec/tidemark") does not do it there.

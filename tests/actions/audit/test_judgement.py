@@ -1077,13 +1077,16 @@ UNMODIFIED_DATA = (
 
 
 @pytest.mark.parametrize("rule", [USR_READ_ONLY, UNMODIFIED_DATA])
-def test_writing_at_run_time_into_an_area_kept_free_of_writes_conflicts(rule: str) -> None:
-    verdict = judge(
+@pytest.mark.parametrize(
+    "clause",
+    [
         "User-uploaded dashboards are saved at run time under /usr/share/acme/dashboards.",
-        rule,
-        "recommendation",
-        "should",
-    )
+        # Placing things while the program runs is writing.
+        "Dashboards fetched by the updater are unpacked at run time into /usr/share/acme/dashboards/.",
+    ],
+)
+def test_writing_at_run_time_into_an_area_kept_free_of_writes_conflicts(rule: str, clause: str) -> None:
+    verdict = judge(clause, rule, "recommendation", "should")
 
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (True, "read_only")
@@ -1097,6 +1100,8 @@ def test_writing_at_run_time_into_an_area_kept_free_of_writes_conflicts(rule: st
         "Report templates and icons are installed under /usr/share/acme.",
         # Writing elsewhere.
         "Dashboards are saved under /var/lib/acme.",
+        # Generated when the package is built, not while it runs.
+        "Report tables are generated at build time and installed under /usr/share/acme.",
         # Refraining.
         "The agent never writes to /usr/share/acme.",
     ],

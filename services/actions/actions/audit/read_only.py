@@ -20,7 +20,10 @@ _WRITES: Final = re.compile(
     r"\b(?:writ(?:e|es|ing)|wrote|written|sav(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|"
     r"append(?:s|ed|ing)?|upload(?:s|ed|ing)?|(?:re|over)writ\w*|edit(?:s|ed|ing)?|alter(?:s|ed|ing)?|"
     r"refresh(?:es|ed|ing)?|regenerat(?:e|es|ed|ing)|"
-    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into))\b",
+    r"add(?:s|ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|into)|"
+    # Placing things while the program runs writes: "are unpacked at run time into /usr/share/…".
+    r"(?:unpack|extract|download|fetch|generat|creat|stor)\w*\s+(?:\w+\s+){0,3}?at\s+run[- ]?time|"
+    r"at\s+run[- ]?time,?\s+(?:\w+\s+){0,5}?(?:unpack|extract|download|fetch|generat|creat|stor)\w*)\b",
     re.IGNORECASE,
 )
 

@@ -175,6 +175,25 @@ def test_an_opening_infinitive_is_the_purpose_not_what_is_done() -> None:
     assert stance(without_purpose(clause)) == "does"
 
 
+@pytest.mark.parametrize(
+    ("clause", "position"),
+    [
+        # A thing that then never happens is why, not what is done.
+        (
+            "The Makefile sets `DESTDIR = /var/tmp/stage` by default, so a plain `make install` never touches the system.",
+            "does",
+        ),
+        # What the writer then does, or a thing the writer then does not do, is kept.
+        ("The SDK is large, so we cannot ship it.", "does_not"),
+        ("The file is large, so the package does not include it.", "does_not"),
+    ],
+)
+def test_so_after_a_comma_is_a_purpose_only_where_a_thing_then_never_happens(
+    clause: str, position: str
+) -> None:
+    assert stance(without_purpose(clause)) == position
+
+
 def test_an_opening_so_that_is_the_purpose_not_what_is_done() -> None:
     clause = "So that wrappers report their own identity, the first line is built from `argv[0]`."
 

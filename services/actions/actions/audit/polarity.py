@@ -192,10 +192,14 @@ _DENIAL: Final = re.compile(
 # A purpose or a reason says why, not what is done: "so that local changes are preserved", and "so"
 # without "that" before what someone can or will then do ("deletes it at every boot so old fragments
 # cannot fill the disk"); after a comma, "so" says what follows ("it is large, so we cannot ship it")
-# and is kept.
+# and is kept, unless a thing then never or cannot happen.
 _PURPOSE_AFTER: Final = re.compile(
     r"(?:\bso\s+that|\bin\s+order\s+(?:to|that)|\bso\s+as\s+to|\bbecause\b|,\s*since\b|,\s*as\b|"
-    r"(?<![,;])\s\bso\s+(?:\w+\s+){1,6}?(?:can|cannot|can[’']t|could|couldn[’']t|will|won[’']t|would|wouldn[’']t)\b)"
+    r"(?<![,;])\s\bso\s+(?:\w+\s+){1,6}?(?:can|cannot|can[’']t|could|couldn[’']t|will|won[’']t|would|wouldn[’']t)\b|"
+    # After a comma too, where what follows is a thing that then never or cannot happen ("…, so a plain
+    # `make install` never touches the live system"), not what the writer does ("…, so we cannot ship it").
+    r",\s*so\s+(?:a|an|the|no|every|any|each)\s+(?:[\w`$./-]+\s+){0,6}?"
+    r"(?:never|no\s+longer|cannot|can[’']t|won[’']t|will\s+never|can\s+never)\b)"
     r"[^.;]*",
     re.I,
 )

@@ -22,6 +22,9 @@ def test_each_provision_is_known_by_its_text_and_other_rules_are_none() -> None:
     assert provision_of("This directory must not be used by installation programs.")
     assert provision_of("Do not use a count of errors as the exit status for a program.")
     assert provision_of("Programs must not assume that any files or directories in /tmp are preserved.")
+    assert provision_of(
+        "Packages must not require the existence of any files in /usr/share/doc/ in order to function."
+    )
     assert provision_of("Log files must be rotated.") is None
     assert not matched_by_what_clauses_do("Log files must be rotated.")
 

@@ -25,6 +25,7 @@ from actions.audit.build_network import forbids_network_access, network_fetch_in
 from actions.audit.cache_data import irreplaceable_cache_data, requires_regenerable_data
 from actions.audit.circumvention import forbidden_circumvention, waives_forbidding_circumvention
 from actions.audit.conffile_changes import keeps_local_changes, replaced_configuration
+from actions.audit.documentation_dependence import reads_documentation, requires_no_documentation
 from actions.audit.error_count_status import error_count_status, forbids_error_count_status
 from actions.audit.installation_information import requires_installation_information, withheld_installation
 from actions.audit.installer_mounts import installer_mount, kept_from_installers
@@ -214,6 +215,15 @@ PROVISION_ACTS: Final = (
         "(nothing in /tmp is assumed kept between invocations)",
         "relies on what it left there:",
         "Keep what must outlive a run in /var/tmp or /var/lib, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        requires_no_documentation,
+        reads_documentation,
+        "reads_documentation",
+        "(packages work without any file in /usr/share/doc)",
+        "takes what it needs from there:",
+        "Ship what the program needs under /usr/share/<package> or /etc, or record why the rule does not "
+        "apply.",
     ),
 )
 

@@ -24,6 +24,7 @@ Reading = Literal[
     "installer_mount",
     "error_count_status",
     "relies_on_tmp",
+    "reads_documentation",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

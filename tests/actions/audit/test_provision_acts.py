@@ -25,6 +25,7 @@ def test_each_provision_is_known_by_its_text_and_other_rules_are_none() -> None:
     assert provision_of(
         "Packages must not require the existence of any files in /usr/share/doc/ in order to function."
     )
+    assert provision_of("Don’t discard old items; leave them in the file after the newer items.")
     assert provision_of("Log files must be rotated.") is None
     assert not matched_by_what_clauses_do("Log files must be rotated.")
 

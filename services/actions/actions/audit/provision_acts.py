@@ -38,6 +38,7 @@ from actions.audit.licence_notices import (
 )
 from actions.audit.lock_file_names import misnamed_device_lock, sets_lock_file_names
 from actions.audit.modification_notices import requires_modification_notices, unmarked_changes
+from actions.audit.news_history import discards_old_news, keeps_old_news
 from actions.audit.release_directory import names_release_directory, unversioned_release_directory
 from actions.audit.relicensing import relicensing_of, requires_licensing_under_itself
 from actions.audit.restrictions import forbids_further_restrictions, restriction_of
@@ -215,6 +216,14 @@ PROVISION_ACTS: Final = (
         "(nothing in /tmp is assumed kept between invocations)",
         "relies on what it left there:",
         "Keep what must outlive a run in /var/tmp or /var/lib, or record why the rule does not apply.",
+    ),
+    ProvisionAct(
+        keeps_old_news,
+        discards_old_news,
+        "discards_old_news",
+        "(old items stay in the NEWS file, after the newer ones)",
+        "removes older entries:",
+        "Keep the entries of earlier versions in NEWS below the new ones, or record why the rule does not apply.",
     ),
     ProvisionAct(
         requires_no_documentation,

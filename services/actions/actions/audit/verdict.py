@@ -25,6 +25,7 @@ Reading = Literal[
     "error_count_status",
     "relies_on_tmp",
     "reads_documentation",
+    "discards_old_news",
     "forbidden_act",
     "denied_act",
     "lacks_identifier",

@@ -224,7 +224,9 @@ def governing_rules(
             if governed and act.done_by(clauses[i]) is not None:
                 ordered += [j for j in governed if j not in ordered]
         by_area = _naming_its_area(clauses[i], target)
+        # A directory the clause adds where a rule keeps the top level closed makes that rule one too.
         adding = _adding_at_top_level(clauses[i], target)
+        by_area += [j for j in adding if j not in by_area][:AREA_RULES]
         ordered += [j for j in by_area if j not in ordered]
         by_name = target.name_rules if target.name_rules and gives_names(clauses[i]) else []
         ordered += [j for j in by_name if j not in ordered]
@@ -316,7 +318,6 @@ def _naming_its_area(clause: str, target: TargetRules) -> list[int]:
             and (area := closed_top_level(rule.text)) is not None
             and added_at_top_level(clause, area, target.known_paths)
         ][:AREA_RULES]
-    found += [j for j in _adding_at_top_level(clause, target) if j not in found][:AREA_RULES]
     return found
 
 

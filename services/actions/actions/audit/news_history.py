@@ -19,7 +19,9 @@ _FORBIDS: Final = re.compile(r"\bdon[’']?t\s+discard\s+old\s+items\b", re.IGNO
 # The file by its name, as the GNU Coding Standards write it (capitals: "news" is any news).
 _NEWS: Final = re.compile(r"\bNEWS\b")
 _DISCARDED: Final = re.compile(
-    r"\b(?:delet|remov|trim|clear|drop|discard|prun|purg|truncat)\w*|\bmoved?\s+(?:out|away|to|into)\b",
+    r"\b(?:delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|trim(?:s|med|ming)?|clear(?:s|ed|ing)?|"
+    r"drop(?:s|ped|ping)?|discard(?:s|ed|ing)?|prun(?:e|es|ed|ing)|purg(?:e|es|ed|ing)|truncat(?:e|es|ed|ing)|"
+    r"moved?\s+(?:out|away|to|into))\b",
     re.IGNORECASE,
 )
 # Which entries: older ones, those of earlier series, or all but what it is cut down to.

@@ -6,6 +6,7 @@ about, and are left out; a name in snake case is its words; British spellings re
 """
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.spelling import american_spelling
@@ -44,8 +45,7 @@ def split_compounds(text: str, other: str) -> str:
     is "log rotate" beside "Log files must be rotated"): a closed compound names what its parts do.
     Only the words of ``other`` are read as parts, so no dictionary is needed, and no word is split
     that ``other`` itself uses."""
-    words = {w.lower() for w in _WORD.findall(other)}
-    stems = key_terms(other)
+    words, stems = _parts_of(other)
 
     def apart(found: re.Match[str]) -> str:
         word = found.group(0)
@@ -58,6 +58,13 @@ def split_compounds(text: str, other: str) -> str:
         return word
 
     return _CLOSED_COMPOUND.sub(apart, text)
+
+
+@lru_cache(maxsize=8192)
+def _parts_of(other: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of ``other`` (lower case) and its key terms: what a compound's parts are read against,
+    read once per rule, as every clause is judged against it."""
+    return frozenset(w.lower() for w in _WORD.findall(other)), key_terms(other)
 
 
 #: The shortest part of a closed compound ("log" of "logrotate").

@@ -142,8 +142,12 @@ def by_path(
     # denial further from the path ("packages do not need to ship a …/copyright file") counts where the
     # clause speaks of what the rule binds: "nothing from this package is installed under /usr/local"
     # goes without nothing "locally installed software" needs.
-    kept = affirmed_paths(clause) if names_subject(before_denial(clause), subject, weights) else used
-    if not negative and not excepting and areas and not kept:
+    if (
+        not negative
+        and not excepting
+        and areas
+        and not (affirmed_paths(clause) if names_subject(before_denial(clause), subject, weights) else used)
+    ):
         gone = [p for p in paths(clause) if any(same_area(p, area) for area in areas)]
         if gone:
             return Verdict(

@@ -9,6 +9,11 @@ def test_a_verb_of_the_class_names_the_rules_act() -> None:
     assert same_act(key_terms("alter"), key_terms("the postinst rewrites the file")) == key_terms("rewrites")
     assert same_act(key_terms("contain"), key_terms("a helper kept in the tree")) == key_terms("kept")
     assert same_act(key_terms("transmit"), key_terms("the agent sent the report")) == key_terms("sent")
+    # Clearing out a directory deletes what is in it; appending to a file alters it.
+    assert same_act(key_terms("delete"), key_terms("the boot hook clears out the spool")) == key_terms(
+        "clears"
+    )
+    assert same_act(key_terms("alter"), key_terms("plugins append a section")) == key_terms("append")
 
 
 def test_a_verb_of_another_class_or_a_common_noun_names_nothing() -> None:

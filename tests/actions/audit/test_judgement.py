@@ -1553,3 +1553,39 @@ def test_denying_a_closed_compound_of_the_rules_words_denies_its_act() -> None:
     assert denies is not None
     assert (denies.conflict, denies.reading) == (True, "polarity")
     assert keeps is None or not keeps.conflict
+
+
+# Rules of several statements
+
+INSTALL_DEFAULTS = (
+    "(The default for INSTALL_PROGRAM should be $(INSTALL); the default for INSTALL_DATA should be "
+    "${INSTALL} -m 644.)"
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        ("INSTALL_DATA in our Makefile is $(INSTALL) -m 600, so only root reads the templates.", True),
+        ("INSTALL_DATA in our Makefile is ${INSTALL} -m 644.", False),
+    ],
+)
+def test_each_statement_of_a_rule_binds_its_own_subject(clause: str, conflict: bool) -> None:
+    verdict = judge(clause, INSTALL_DEFAULTS, "recommendation", "should")
+
+    assert verdict is not None
+    assert verdict.conflict is conflict
+
+
+def test_a_statement_leaning_on_the_one_before_is_read_with_it() -> None:
+    # "use the specified directory instead of /tmp" is only what to do when TMPDIR is set: read alone,
+    # a clause falling back to /tmp without TMPDIR would seem to break it.
+    verdict = judge(
+        "Scratch files go to the directory named by TMPDIR, and to /tmp only when it is unset.",
+        "If you make temporary files, check the TMPDIR environment variable; if that variable is defined, use "
+        "the specified directory instead of /tmp.",
+        "recommendation",
+        "check",
+    )
+
+    assert verdict is None or not verdict.conflict

@@ -47,6 +47,9 @@ def test_an_example_in_the_form_keeps_the_rule() -> None:
     [
         ('Error messages are full sentences, for example "gaugeq: Could not read station table."', True),
         ("Diagnostics read like prose, for example brindle-scan: survey.csv: Header row is missing", True),
+        # An example in parentheses, after the names it follows.
+        ("After the program name the message reads as a sentence (quayd: Cannot bind port 80.).", True),
+        ("After the program name the message stays lower case (quayd: cannot bind port 80).", False),
         ('Error messages start in lower case, for example "gaugeq: cannot read station table"', False),
     ],
 )

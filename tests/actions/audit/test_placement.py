@@ -196,3 +196,58 @@ def test_a_prohibited_area_is_judged_by_what_the_clause_says_up_to_each_of_its_p
 
     assert verdict is not None
     assert (verdict.conflict, verdict.reading) == (conflict, "forbidden_path")
+
+
+KEPT_FILES = (
+    "If the program manages log files, lock files, backup files, score files, or any other files which are "
+    "modified for internal purposes, these files should not be stored in /usr or /etc."
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        # Naming one kind of those listed names what the rule binds.
+        ("The poller keeps its lock file in /usr/share/poller/state next to its templates.", True),
+        ("The poller keeps its backup files under /etc/poller/backups.", True),
+        # A kind the list does not name is not what it binds.
+        ("The poller keeps its icon themes in /usr/share/poller/icons.", None),
+    ],
+)
+def test_a_subject_listing_kinds_is_named_by_any_one_of_them(clause: str, conflict: bool | None) -> None:
+    verdict = judge(clause, KEPT_FILES, "recommendation_against", "should not")
+
+    if conflict is None:
+        assert verdict is None or verdict.reading != "forbidden_path"
+    else:
+        assert verdict is not None
+        assert (verdict.conflict, verdict.reading) == (conflict, "forbidden_path")
+
+
+LIBEXEC = (
+    "Applications which use /usr/libexec in this way must not also use /usr/lib to store internal binaries, "
+    "though they may use /usr/lib for the other purposes documented here."
+)
+
+
+def test_using_an_area_to_store_things_forbids_placing_those_things_there() -> None:
+    verdict = judge(
+        "Daemons go in /usr/libexec/quay, while the legacy helper binaries stay in /usr/lib/quay/bin.",
+        LIBEXEC,
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_path")
+
+
+def test_using_an_area_for_other_things_than_it_forbids_storing_there_is_no_breach_by_path() -> None:
+    verdict = judge(
+        "Daemons go in /usr/libexec/quay; the shared plugins are in /usr/lib/quay/plugins.",
+        LIBEXEC,
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is None or verdict.reading != "forbidden_path"

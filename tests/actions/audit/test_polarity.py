@@ -3,7 +3,15 @@
 import pytest
 
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import act_verbs, denied_acts, denied_terms, rule_act, stance, without_purpose
+from actions.audit.polarity import (
+    act_verbs,
+    denied_acts,
+    denied_terms,
+    particle_first,
+    rule_act,
+    stance,
+    without_purpose,
+)
 
 
 @pytest.mark.parametrize(
@@ -207,3 +215,30 @@ def test_what_makes_no_difference_is_denied_but_what_is_done_is_still_done() -> 
     assert "tmpdir" in denied_terms(clause)
     assert stance(clause) == "does"
     assert stance("We ship whatever the customer needs.") == "does"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rewritten"),
+    [
+        (
+            "we leave the Homepage field out of debian/control",
+            "we leave out the Homepage field of debian/control",
+        ),
+        ("the release notes left it out", "the release notes left out it"),
+        # A gerund after "leave" is no object left out: "leave the service running out of hours".
+        ("leave the service running out of hours", "leave the service running out of hours"),
+    ],
+)
+def test_leaving_out_is_read_with_its_object_after_the_particle(sentence: str, rewritten: str) -> None:
+    assert particle_first(sentence) == rewritten
+
+
+def test_leaving_out_denies_what_it_leaves_out() -> None:
+    clause = particle_first("We leave the Homepage field out of debian/control.")
+
+    assert stance(clause) == "does_not"
+    assert key_terms("Homepage field") <= denied_terms(clause)
+
+
+def test_a_message_quoted_in_parentheses_is_mentioned_not_said() -> None:
+    assert stance("The message after the program name is a sentence (quayd: Could not bind.).") == "does"

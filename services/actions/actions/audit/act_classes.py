@@ -18,13 +18,13 @@ _CLASSES: Final = (
     # Putting a thing into a package, a tree or a place.
     "install ship carry contain put place deliver bundle keep kept hold held embed embedded",
     # Changing what exists.
-    "alter modify edit rewrite rewrote rewritten overwrite overwritten amend tamper",
+    "alter modify edit rewrite rewrote rewritten overwrite overwritten amend tamper append",
     # Passing data or files on to someone else.
     "send sent transmit upload forward submit transfer",
     # Asking a person for an answer.
     "ask prompt query",
     # Taking a thing away.
-    "delete remove erase purge discard strip wipe",
+    "delete remove erase purge discard strip wipe clear clean empty prune",
     # Starting a program.
     "run ran execute invoke launch spawn",
     # Getting a thing from elsewhere.

@@ -46,6 +46,7 @@ from actions.audit.polarity import (
     affirms,
     after_auxiliaries,
     denied_terms,
+    particle_first,
     requires_exception,
     rule_act,
     rule_subject,
@@ -58,7 +59,14 @@ from actions.audit.top_level import by_top_level
 from actions.audit.values import by_forbidden_value, by_other_value
 from actions.audit.verdict import Verdict
 from policypal.contracts.audit import Modality, Severity
-from policypal.rules import BINDING_WORDS, NEGATIVE_MODALITIES, is_binding, is_instruction
+from policypal.rules import (
+    BINDING_WORDS,
+    NEGATIVE_MODALITIES,
+    ModalCue,
+    is_binding,
+    is_instruction,
+    modal_cue,
+)
 
 # Modal words that follow the act they rule on ("Sublicensing is not allowed", "The use of tabs is
 # discouraged"), unless an infinitive names the act after them ("Users are not allowed to share …").
@@ -99,8 +107,31 @@ def judge(
     """
     if not is_binding(modality):
         return None
+    # "the default for INSTALL_PROGRAM should be $(INSTALL); the default for INSTALL_DATA should be
+    # ${INSTALL} -m 644": each statement binds its own subject, and a clause breaks the rule by
+    # breaking either.
+    statements = _statements(rule)
+    if len(statements) > 1:
+        verdicts = [
+            verdict
+            for index, (part, cue) in enumerate(statements)
+            if (
+                verdict := judge(
+                    clause,
+                    part,
+                    cue.modality,
+                    cue.words,
+                    weights,
+                    lexicon,
+                    sections,
+                    referent=referent if index == 0 else None,
+                )
+            )
+            is not None
+        ]
+        return next((v for v in verdicts if v.conflict), verdicts[0] if verdicts else None)
     # "we are not shipping a logrotate file" denies that log files are rotated.
-    clause = split_compounds(clause, rule)
+    clause = particle_first(split_compounds(clause, rule))
     before = rule_subject(rule, modal_words)
     if referent:
         # "They should have mode 4754" after "Some setuid programs need to be restricted …": what the
@@ -146,6 +177,33 @@ def judge(
             lexicon,
         )
     )
+
+
+def _statements(rule: str) -> list[tuple[str, ModalCue]]:
+    """The statements ``rule`` joins with semicolons, each with its modal form, where each stands on
+    its own: a modal verb after a subject of its own words. None where a part leans on another ("if
+    that variable is defined, use …", "don’t compute it from argv[0]", "i.e., they should …")."""
+    parts = [part for part in re.split(r";\s+", rule) if part.strip()]
+    if len(parts) < 2:
+        return []
+    statements = []
+    for part in parts:
+        cue = modal_cue(part)
+        if cue is None or is_instruction(cue.words):
+            return []
+        subject = part[: cue.start]
+        if _LEANING.search(subject) or not key_terms(subject):
+            return []
+        statements.append((part, cue))
+    return statements
+
+
+# A subject that leans on what came before: a pronoun, a demonstrative, a condition or an aside.
+_LEANING: Final = re.compile(
+    r"\b(?:it|its|they|them|their|this|that|these|those|such|i\.e|e\.g|if|when|unless|where|otherwise|"
+    r"for\s+(?:instance|example))\b",
+    re.IGNORECASE,
+)
 
 
 def _by_quantity(clause: str, rule: str, negative: bool, said: str) -> Verdict | None:

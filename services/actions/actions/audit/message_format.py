@@ -28,7 +28,8 @@ _FORM: Final = re.compile(
 _CAPITAL: Final = re.compile(r"\b(?:begin|start)\s+with\s+a\s+capital\s+letter\b", re.IGNORECASE)
 _PERIOD: Final = re.compile(r"\bend\s+with\s+a\s+(?:period|full\s+stop)\b", re.IGNORECASE)
 # Where a clause gives an example: in quotes or backticks, or after "for example", "e.g.", "such as".
-_QUOTED: Final = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”")
+# A message in parentheses after the names it follows is an example too: "(tk-merge: Could not open x.)".
+_QUOTED: Final = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|\(((?:[^\s:()]+:)+\s[^()]+)\)")
 _AFTER_CUE: Final = re.compile(rf"\b(?:{EXAMPLE_CUES})[,:]?\s+(?P<example>[^\"“`].*)$", re.I)
 # Names before the message ("gaugeq: ", "brindle-scan: survey.csv: ", "cc:file.c:12: "): no spaces.
 _NAMES: Final = re.compile(r"^(?:[^\s:]+:\s*)*[^\s:]+:\s+")

@@ -102,6 +102,11 @@ def by_read_only(clause: str, rule: str, said: str) -> Verdict | None:
     )
 
 
+_USING_AREA: Final = re.compile(
+    r"\buse\s+(?:the\s+)?/[\w./<>-]*\s+(?:to|for)\s+(?P<verb>\w+)(?P<what>[^,;.]*)", re.IGNORECASE
+)
+
+
 def by_path(
     clause: str,
     rule: str,
@@ -122,6 +127,12 @@ def by_path(
     # its act: not merely locate its subject ("files located in /var/tmp must not be deleted"), nor
     # forbid another act of what is placed ("no program should rely on … data being stored in /srv").
     places = (" ".join(act_verbs(after)) or after) if negative else rule
+    # "must not also use /usr/lib to store internal binaries": using an area to place things places them.
+    # What it places is what the rule binds there: "shared plugins in /usr/lib/tidemark" store no binaries.
+    if negative and (using := _USING_AREA.search(after)):
+        if not key_terms(using.group("what")) & key_terms(clause):
+            return None
+        places = f"{places} {using.group('verb')}"
     if not (_PLACING.search(places) and _PLACING.search(clause)):
         return None
     # An obligation requires the areas it names, not those it turns away from ("rather than /usr").
@@ -269,8 +280,27 @@ def names_subject(
         pair = key_terms(f"{first} {second}")
         if pair & affirmed:
             affirmed |= pair
+    # "log files, lock files, backup files, … or any other files which …": naming one kind of a list
+    # that shares its head names what the subject binds.
+    if any(kind <= affirmed for kind in _enumerated_kinds(subject)):
+        return True
     total = sum(weights.get(t, 1.0) for t in named)
     return sum(weights.get(t, 1.0) for t in named & affirmed) >= SUBJECT_SHARE * total
+
+
+# One kind of a list of kinds: a modifier and its head, before a comma or a conjunction.
+_KIND: Final = re.compile(r"\b([A-Za-z][\w-]*)\s+([A-Za-z][\w-]*)\s*(?=,|\b(?:or|and)\b)")
+
+
+def _enumerated_kinds(subject: str) -> list[frozenset[str]]:
+    """The kinds a subject lists under one head, three or more ("log files, lock files, backup files"),
+    each as its key terms; none where no head is shared that often."""
+    heads: dict[str, list[frozenset[str]]] = {}
+    for modifier, head in _KIND.findall(subject):
+        terms = key_terms(f"{modifier} {head}")
+        if len(terms) == 2:
+            heads.setdefault(head.lower(), []).append(terms)
+    return [kind for kinds in heads.values() if len(kinds) >= 3 for kind in kinds]
 
 
 # A file name's extension ("agent.pid", "relay.conf"): what kind of file a path names.

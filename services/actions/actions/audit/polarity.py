@@ -22,7 +22,8 @@ Stance = Literal["does", "does_not", "permits", "waives"]
 # Words that deny or withhold what the sentence is about ("no more than" is a limit, not a denial).
 _NEGATION: Final = re.compile(
     r"\b(?:not|never|without|none|nothing|neither|nor|cannot|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|"
-    r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid)\b|"
+    r"exempt(?:s|ed)?|bypass(?:es|ed|ing)?|waive[sd]?|ignor(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|avoid|"
+    r"(?:leave|leaves|leaving|left)\s+out)\b|"
     r"lack(?:s|ed|ing)?|n['’]t\b|\bno\b(?!-|\s+(?:more|less|fewer|later|earlier|sooner)\b|\s+longer\s+than\b)",
     re.IGNORECASE,
 )
@@ -97,8 +98,9 @@ def stance(sentence: str) -> Stance:
     return "does_not" if denies(sentence) else "does"
 
 
-# A quoted example: in backticks, or in double quotes ("…", “…”) of at least two words.
-_QUOTED: Final = re.compile(r"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”")
+# A quoted example: in backticks, or in double quotes ("…", “…”) of at least two words, or a message
+# in parentheses after the names it follows ("(tk-merge: Could not open gauge file.)").
+_QUOTED: Final = re.compile(r"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”|\((?:[^\s:()]+:)+\s[^()]+\)")
 
 
 def affirms(clause: str) -> bool:
@@ -225,6 +227,19 @@ _GERUND_WITH_PRONOUN: Final = re.compile(
     r"^\s+\w+ing\s+(?:it|them|him|her|this|these|those)\b", re.IGNORECASE
 )
 _SCOPE_BEFORE: Final = re.compile(r"(?:[^,.;:()]|\.(?=\w)){0,60}$")
+
+
+# "leave the Uploaders field out of debian/control": leaving out with its object before the particle.
+_LEFT_OUT_OBJECT: Final = re.compile(
+    r"\b(?P<verb>leave|leaves|leaving|left)\s+(?P<object>(?:(?!out\b)(?![\w-]+ing\b)[\w/.@<>$-]+\s+){1,5}?)out\b",
+    re.IGNORECASE,
+)
+
+
+def particle_first(sentence: str) -> str:
+    """``sentence`` with "leave X out" written "leave out X", so what is left out follows the denial
+    as it does after any other ("we leave the Uploaders field out" leaves out the Uploaders field)."""
+    return _LEFT_OUT_OBJECT.sub(lambda m: f"{m.group('verb')} out {m.group('object').strip()}", sentence)
 
 
 def without_purpose(sentence: str, *, opening_reason: bool = True) -> str:

@@ -14,6 +14,9 @@ def test_a_verb_of_the_class_names_the_rules_act() -> None:
         "clears"
     )
     assert same_act(key_terms("alter"), key_terms("plugins append a section")) == key_terms("append")
+    assert same_act(key_terms("replace"), key_terms("an option substitutes one backend")) == key_terms(
+        "substitutes"
+    )
 
 
 def test_a_verb_of_another_class_or_a_common_noun_names_nothing() -> None:

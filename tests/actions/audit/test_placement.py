@@ -251,3 +251,16 @@ def test_using_an_area_for_other_things_than_it_forbids_storing_there_is_no_brea
     )
 
     assert verdict is None or verdict.reading != "forbidden_path"
+
+
+def test_recording_a_file_at_a_path_places_it_there() -> None:
+    verdict = judge(
+        "The daemon records its process ID in /etc/quay/quayd.pid when it starts.",
+        "Process identifier (PID) files, which were originally placed in /etc, must be placed in /run.",
+        "obligation",
+        "must",
+    )
+
+    assert verdict is not None
+    assert verdict.conflict is True
+    assert verdict.reading in ("misplaced", "required_path")

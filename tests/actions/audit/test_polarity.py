@@ -242,3 +242,23 @@ def test_leaving_out_denies_what_it_leaves_out() -> None:
 
 def test_a_message_quoted_in_parentheses_is_mentioned_not_said() -> None:
     assert stance("The message after the program name is a sentence (quayd: Could not bind.).") == "does"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "denied"),
+    [
+        # A denial governs the whole list it opens.
+        (
+            "`rill --version` prints only `2.1`, with no program name, copyright line or licence line.",
+            "licence line",
+        ),
+        ("We do not ship docs, tests or examples.", "examples"),
+        # A second statement after a comma is no item of the list.
+        ("The package ships no manual pages, the daemon logs to syslog, and the config lives in /etc.", None),
+    ],
+)
+def test_a_denial_governs_the_list_it_opens(sentence: str, denied: str | None) -> None:
+    if denied is None:
+        assert not key_terms("syslog config") & denied_terms(sentence)
+    else:
+        assert key_terms(denied) <= denied_terms(sentence)

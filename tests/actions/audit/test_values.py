@@ -246,6 +246,20 @@ def test_a_value_a_list_item_is_labelled_with_is_what_its_this_value_forbids() -
     assert other is None or not other.conflict
 
 
+def test_a_forbidden_value_is_given_by_what_the_clause_says_up_to_it() -> None:
+    # The denial after the value is said of something else ("a number adduser never hands out").
+    rule = "65535: This value must not be used, because it was the error return sentinel value."
+    verdict = judge(
+        "The shared group gets GID 65535 on every host, a number adduser never hands out.",
+        rule,
+        "prohibition",
+        "must not",
+    )
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_value")
+
+
 def test_a_mode_with_a_leading_zero_is_the_mode_without_it() -> None:
     kept = judge("Ordinary files are mode 0644 and executables mode 0755.", *MODES)
     broken = judge("Installed files are given mode 0777.", *MODES)

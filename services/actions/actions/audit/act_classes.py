@@ -29,6 +29,8 @@ _CLASSES: Final = (
     "run ran execute invoke launch spawn",
     # Getting a thing from elsewhere.
     "download fetch retrieve",
+    # Putting one thing in another's place.
+    "replace substitute swap supplant supersede",
     # Passing copies of a work on.
     "distribute redistribute convey propagate",
 )

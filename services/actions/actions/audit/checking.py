@@ -74,6 +74,9 @@ _BY_EVIDENCE: Final[dict[Reading, float]] = {
     # An example message the clause gives, out of the form the rule sets for messages, or beginning
     # with a capital or ending with a period where the rule forbids it: as specific as a figure.
     "message_format": RELATED - 2.0,
+    # A mode the clause gives that grants or withholds what the rule says of everyone's access
+    # ("mode 0600" for "world-readable"): as specific as a value.
+    "mode_bits": RELATED - 2.0,
     # A polarity conflict already rests on the clause doing, denying or leaving out what the rule
     # itself names (``judgement``), so the rule need not stand out quite as clearly.
     "polarity": RELATED - 0.4,
@@ -273,6 +276,7 @@ STATED: Final = frozenset(
         "read_only",
         "characters",
         "message_format",
+        "mode_bits",
         "new_top_level",
         "ruled_out_in_path",
     }
@@ -352,6 +356,7 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
         "read_only",
         "characters",
         "message_format",
+        "mode_bits",
         "ruled_out_in_path",
         "forbidden_value",
     )

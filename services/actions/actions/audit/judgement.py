@@ -7,6 +7,8 @@ Readings, the most specific that applies deciding:
    needs; …), and read by that act alone where the provision says so;
 1. the characters a rule allows in a name, or forbids there, against the names a clause gives
    (``characters``); quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
+   what a rule says of everyone's access ("world-readable", "not … unreadable") against the octal
+   modes or umask a clause gives (``mode_bits``);
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
 2. a directory added right under an area whose top level a rule keeps closed (``top_level``); an
@@ -41,6 +43,7 @@ from actions.audit.key_terms import key_terms, split_compounds
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
 from actions.audit.message_format import by_message_format
+from actions.audit.mode_bits import by_mode_bits
 from actions.audit.placement import by_path, by_read_only
 from actions.audit.polarity import (
     affirms,
@@ -166,6 +169,7 @@ def judge(
             if negative
             else by_other_value(clause, before, after, said, weights or {})
         )
+        or by_mode_bits(clause, before, after, negative, said)
         or by_listed_items(clause, after, negative, said)
         or by_polarity(
             clause,

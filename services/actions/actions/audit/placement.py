@@ -32,7 +32,7 @@ from actions.audit.verdict import Verdict
 # "Writable" says who may write there, not that anything is put there.
 _PLACING: Final = re.compile(
     r"\b(?:plac|install|put|unpack|creat|stor|writ(?!ab)|ship|includ|contain|locat|kept|keep|resid|live|sav|cop(?:y|ie)|mov|prefix|"
-    r"default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
+    r"record|default|go(?:es)?\b|log(?:s|ged)?\b)\w*",
     re.IGNORECASE,
 )
 _ALTERNATIVE: Final = re.compile(r"[:;]|\binstead\b|\brather\b|\bbut\b", re.IGNORECASE)

@@ -307,13 +307,24 @@ _NOT_ACTS: Final = frozenset(
 )
 
 
+# The rest of a list after its first item: ", copyright line or licence line" (items of a few words).
+_LIST_ITEM: Final = r"[\w'’/.$-]+(?:\s+[\w'’/.$-]+){0,2}"
+_LIST_REST: Final = re.compile(
+    rf"(?:,\s*{_LIST_ITEM})+,?\s+(?:or|and|nor)\s+{_LIST_ITEM}(?=\s*(?:[,.;:)]|$))"
+)
+
+
 def _denial_scopes(text: str) -> Iterator[tuple[re.Match[str], str]]:
     """Each denial of ``text`` outside a condition, with the words it governs ("" when none follow)."""
     for match in _DENIAL.finditer(text):
         if _QUALIFIER.search(text[: match.start()]):
             continue
         scope = _GERUND_WITH_PRONOUN.match(text[match.end() :]) or _SCOPE.match(text[match.end() :])
-        yield match, scope.group(0) if scope else ""
+        governed = scope.group(0) if scope else ""
+        # "with no program name, copyright line or licence line": a denial governs the whole list.
+        if governed and (listed := _LIST_REST.match(text, match.end() + len(governed))):
+            governed += listed.group(0)
+        yield match, governed
 
 
 # Words between a modal form and its verb: "must not be deleted", "must not ever attempt".

@@ -218,8 +218,16 @@ def by_forbidden_value(clause: str, subject: str, act: str, said: str) -> Verdic
     if not forbidden:
         return None
     practice = without_purpose(clause)
-    given = [value for value in values(practice) if value in forbidden]
-    if not given or stance(practice) not in ("does", "permits"):
+    # What the clause says up to the value decides: "created with GID 65535, a number adduser never
+    # hands out" gives it; the denial after it is said of something else.
+    given = [
+        value
+        for value in values(practice)
+        if value in forbidden
+        and (place := re.search(rf"(?<![\w.])0*{re.escape(value)}(?![\w])", practice, re.IGNORECASE))
+        and stance(practice[: place.end()]) in ("does", "permits")
+    ]
+    if not given:
         return None
     return Verdict(
         True,

@@ -40,6 +40,7 @@ Reading = Literal[
     "forbidden_value",
     "characters",
     "message_format",
+    "mode_bits",
     "polarity",
     "unaddressed",
     "omission",

@@ -249,3 +249,37 @@ def test_an_instructions_modal_words_are_its_verb() -> None:
     assert not is_instruction("should")
     assert not is_instruction("Please")
     assert not is_instruction("Don’t")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "words"),
+    [
+        # What a relative clause's thing needs binds nobody: the main clause's form does.
+        (
+            "Programs which keep data that doesn't need to be modified should store it in /usr/share.",
+            "should",
+        ),
+        ("A package that needs to create users must depend on adduser.", "must"),
+        # Nor does what a condition's subject needs.
+        ("If you now need to go back to an older release, the maintainer must bump the epoch.", "must"),
+        # A need said of the subject itself binds it.
+        ("The package needs to depend on adduser.", "needs to"),
+        ("Files that do not need to be modified need not be kept in /var.", "need not"),
+    ],
+)
+def test_a_form_of_need_inside_a_relative_clause_or_a_condition_binds_nobody(
+    sentence: str, words: str
+) -> None:
+    cue = modal_cue(sentence)
+
+    assert cue is not None
+    assert cue.words == words
+
+
+def test_a_sentence_needing_something_only_in_its_condition_states_no_rule() -> None:
+    assert (
+        modal_cue(
+            "For example, if you uploaded 2.3-3 and now you need to go backwards, call it 2.3+really2.2-1."
+        )
+        is None
+    )

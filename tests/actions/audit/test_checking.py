@@ -325,8 +325,8 @@ def test_the_conflict_furthest_past_its_threshold_is_the_one_reported() -> None:
 
     check = check_target([text], [[polarity, quantity]], GDPR, rules=6)
 
-    (breach,) = check.breaches
-    assert breach.candidate == quantity
+    # The clause breaks both; the one furthest past its threshold comes first.
+    assert [b.candidate for b in check.breaches] == [quantity, polarity]
 
 
 def test_a_thing_the_rule_names_placed_elsewhere_is_reported_where_a_bare_other_path_is_not() -> None:
@@ -507,7 +507,7 @@ def test_a_value_another_rule_allows_even_below_the_judged_ranks_is_no_breach_of
     ]
 
     assert checks[0].breaches == []
-    (breach,) = checks[1].breaches
+    breach = checks[1].breaches[0]
     assert (breach.rule, breach.verdict.reading) == (general, "other_value")
 
 
@@ -635,3 +635,22 @@ def test_a_forbidden_act_on_a_name_in_code_form_both_name_counts_below_the_judge
 
     (breach,) = check.breaches
     assert (breach.rule, breach.verdict.reading) == (argv, "forbidden_act")
+
+
+def test_two_rules_of_a_text_without_pages_are_two_places_unless_in_one_section() -> None:
+    sublicensing = rule_point(
+        30, "Sublicensing is not allowed.", "prohibition", "is not allowed", section="2. Basic Permissions."
+    )
+    notices = rule_point(
+        31,
+        "You must keep intact all notices.",
+        "obligation",
+        "must",
+        section="4. Conveying Verbatim Copies.",
+    )
+    text = clause("Partners may sublicense the work and may remove all notices from it.")
+    verdicts = [candidate(sublicensing, STRONG), candidate(notices, STRONG)]
+
+    check = check_target([text], [verdicts], GDPR, rules=2)
+
+    assert {b.rule.rule_index for b in check.breaches} == {30, 31}

@@ -8,6 +8,7 @@ from actions.audit.polarity import (
     denied_acts,
     denied_terms,
     particle_first,
+    preferred_terms,
     rule_act,
     stance,
     without_purpose,
@@ -262,3 +263,18 @@ def test_a_denial_governs_the_list_it_opens(sentence: str, denied: str | None) -
         assert not key_terms("syslog config") & denied_terms(sentence)
     else:
         assert key_terms(denied) <= denied_terms(sentence)
+
+
+def test_a_verb_ending_in_ly_or_a_path_is_read_as_what_it_is() -> None:
+    assert act_verbs(" also apply to /var/run.") == ["apply"]
+    assert act_verbs(" to /var/run") == []
+
+
+def test_what_a_rule_prefers_in_parentheses_to_what_it_turns_away_from() -> None:
+    assert preferred_terms("use a secure scheme (https, for example, rather than http or git)") == key_terms(
+        "https"
+    )
+    # Outside parentheses the words before "instead of" are the whole act.
+    assert (
+        preferred_terms("use invoke-rc.d to invoke the init scripts, instead of calling them") == frozenset()
+    )

@@ -235,3 +235,34 @@ def test_an_act_allowed_only_to_some_is_kept_by_a_clause_that_does_not_do_it() -
 
     assert {"rc", "link"} <= restricted.excepted_act
     assert never is None or not never.conflict
+
+
+def test_a_negation_in_what_the_act_has_someone_say_rules_nothing_out() -> None:
+    rule = Proposition.of(
+        "Packages in the non-free area",
+        " state in the copyright file that the package is not part of the distribution.",
+        False,
+    )
+
+    assert not rule.ruled_out & key_terms("part distribution")
+    verdict = judge(
+        "The firmware package is in our non-free area, and its copyright file states that it is not part of "
+        "the distribution.",
+        "Packages in the non-free area should state in the copyright file that the package is not part of the "
+        "distribution.",
+        "recommendation",
+        "should",
+    )
+    assert verdict is None or not verdict.conflict
+
+
+def test_doing_what_a_rule_prefers_in_parentheses_is_not_doing_what_it_turns_away_from() -> None:
+    rule = "Repository URLs should use a secure scheme (https, for example, rather than http or git)."
+    kept = judge("The Vcs-Git field gives the https URL of the repository.", rule, "recommendation", "should")
+    broken = judge(
+        "The Vcs-Git field gives a git:// URL of the repository.", rule, "recommendation", "should"
+    )
+
+    assert kept is None or not kept.conflict
+    assert broken is not None
+    assert broken.conflict is True

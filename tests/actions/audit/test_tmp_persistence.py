@@ -33,6 +33,8 @@ def test_using_later_what_was_left_in_tmp_breaks_it(clause: str) -> None:
         "Queued uploads that must survive a reboot wait in /var/tmp/ledger, never in /tmp.",
         "Scratch files go to /tmp and are recreated on every run.",
         "The indexer resumes from its checkpoint in /var/lib/ledger after a reboot.",
+        # Denying the reliance keeps the rule.
+        "Scratch files are written under /tmp, and the sweep never relies on finding them on its next run.",
     ],
 )
 def test_state_kept_elsewhere_or_scratch_recreated_breaks_nothing(clause: str) -> None:

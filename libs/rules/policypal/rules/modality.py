@@ -238,7 +238,12 @@ def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
     found: list[tuple[int, int, ModalCue]] = []
     for rank, (modality, waives, pattern) in enumerate(_FORMS):
         match = next(
-            (m for m in pattern.finditer(sentence, start) if not _in_question(sentence, m.start())), None
+            (
+                m
+                for m in pattern.finditer(sentence, start)
+                if not _in_question(sentence, m.start()) and not _needed_aside(sentence, m)
+            ),
+            None,
         )
         if match:
             # The connective a sentence opens with is no part of its modal words ("Likewise, please don’t").
@@ -257,6 +262,24 @@ def _first_cue(sentence: str, start: int, can_permits: bool) -> ModalCue | None:
 
 #: An indirect question up to a modal form: "it hides whether or not the daemon should be started".
 _QUESTION: Final = re.compile(r"\bwhether\b[^,;:.()]{0,80}$", re.IGNORECASE)
+
+
+#: A form of need, said of what a relative clause or a condition describes: "data that doesn't need
+#: to be modified should …", "if you … now need to go backwards, call …".
+_NEED: Final = re.compile(r"(?:do(?:es)?\s+not\s+|don['’]t\s+|doesn['’]t\s+)?(?:needs?|(?:has|have))\b", re.I)
+_ASIDE_BEFORE: Final = re.compile(
+    r"\b(?:that|which|who)\s+(?:[\w'’-]+\s+){0,2}$|"
+    r"\b(?:if|when|whenever|unless)\b(?:[^,;:.()]|\.(?=\w)){0,60}$",
+    re.IGNORECASE,
+)
+
+
+def _needed_aside(sentence: str, match: re.Match[str]) -> bool:
+    """Whether the form of need ``match`` found stands in a relative clause or a condition: it says
+    what the thing described needs, and binds nobody."""
+    return bool(_NEED.match(match.group(0).strip())) and bool(
+        _ASIDE_BEFORE.search(sentence, 0, match.start())
+    )
 
 
 def _in_question(sentence: str, at: int) -> bool:

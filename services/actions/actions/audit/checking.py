@@ -335,11 +335,13 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
     # A provision broken by what the clause does ("creates /var/lock/radio.ttyS1" against the "LCK.."
     # naming convention) stands whatever other rules of the area the clause keeps (placing the lock in
     # /var/lock): keeping one rule does not undo breaking another.
+    # A conflict as specific as a provision (the rule's own verb, a figure, a value) elsewhere stands too.
     if worst[1].reading in _PROVISION_READINGS:
         also = [
             c
             for c in conflicts[1:]
-            if c[1].reading in _PROVISION_READINGS and c[0].rule.page != worst[0].rule.page
+            if (c[1].reading in _PROVISION_READINGS or c[1].reading in _SPECIFIC)
+            and _place(c[0].rule) != _place(worst[0].rule)
         ]
         return [worst, *also[:1]]
     # A value another rule allows in so many words ("They should have mode 4754", for setuid programs
@@ -377,6 +379,18 @@ def _breaches(clause: str, judged: Sequence[tuple[Candidate, Verdict]]) -> list[
     second = [
         item
         for item in conflicts[1:]
-        if item[0].rule.page != worst[0].rule.page and strength(item) >= strength(worst) - SECOND_WITHIN
+        if _place(item[0].rule) != _place(worst[0].rule) and strength(item) >= strength(worst) - SECOND_WITHIN
     ]
     return [worst, *second[:1]]
+
+
+#: Conflicts resting on the rule's own verb, a figure or a value: as specific as a provision's act.
+_SPECIFIC: Final = frozenset(
+    {"forbidden_act", "denied_act", "quantity", "forbidden_value", "other_value", "mode_bits"}
+)
+
+
+def _place(rule: RulePoint) -> tuple[int | None, str | None]:
+    """Where a rule stands, for telling two breaches apart: its page, or for a text without pages
+    (the GPL-3) its section."""
+    return (rule.page, None) if rule.page is not None else (None, rule.section or rule.rule_id)

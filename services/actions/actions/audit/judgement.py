@@ -36,6 +36,7 @@ it in seconds. A rule that only permits ("may") cannot be broken.
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.characters import by_characters
@@ -183,23 +184,24 @@ def judge(
     )
 
 
-def _statements(rule: str) -> list[tuple[str, ModalCue]]:
+@lru_cache(maxsize=8192)
+def _statements(rule: str) -> tuple[tuple[str, ModalCue], ...]:
     """The statements ``rule`` joins with semicolons, each with its modal form, where each stands on
     its own: a modal verb after a subject of its own words. None where a part leans on another ("if
     that variable is defined, use …", "don’t compute it from argv[0]", "i.e., they should …")."""
     parts = [part for part in re.split(r";\s+", rule) if part.strip()]
     if len(parts) < 2:
-        return []
+        return ()
     statements = []
     for part in parts:
         cue = modal_cue(part)
         if cue is None or is_instruction(cue.words):
-            return []
+            return ()
         subject = part[: cue.start]
         if _LEANING.search(subject) or not key_terms(subject):
-            return []
+            return ()
         statements.append((part, cue))
-    return statements
+    return tuple(statements)
 
 
 # A subject that leans on what came before: a pronoun, a demonstrative, a condition or an aside.

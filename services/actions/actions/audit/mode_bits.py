@@ -9,6 +9,7 @@ umask 077" makes files 0600 and directories 0700. The rule names no figure, so t
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from actions.audit.key_terms import key_terms
@@ -69,6 +70,7 @@ def by_mode_bits(clause: str, subject: str, act: str, negative: bool, said: str)
     return Verdict(False, "mode_bits", f"{said} {access.words}; the clause's modes keep it.")
 
 
+@lru_cache(maxsize=8192)
 def _access(act: str, negative: bool) -> _Access | None:
     """What the act's first statement says of everyone's access; None where it says nothing, or only
     in a denial of its own ("should have mode 4754; again there is no point in making them unreadable")."""

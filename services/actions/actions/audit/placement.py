@@ -292,7 +292,8 @@ def names_subject(
 _KIND: Final = re.compile(r"\b([A-Za-z][\w-]*)\s+([A-Za-z][\w-]*)\s*(?=,|\b(?:or|and)\b)")
 
 
-def _enumerated_kinds(subject: str) -> list[frozenset[str]]:
+@lru_cache(maxsize=8192)
+def _enumerated_kinds(subject: str) -> tuple[frozenset[str], ...]:
     """The kinds a subject lists under one head, three or more ("log files, lock files, backup files"),
     each as its key terms; none where no head is shared that often."""
     heads: dict[str, list[frozenset[str]]] = {}
@@ -300,7 +301,7 @@ def _enumerated_kinds(subject: str) -> list[frozenset[str]]:
         terms = key_terms(f"{modifier} {head}")
         if len(terms) == 2:
             heads.setdefault(head.lower(), []).append(terms)
-    return [kind for kinds in heads.values() if len(kinds) >= 3 for kind in kinds]
+    return tuple(kind for kinds in heads.values() if len(kinds) >= 3 for kind in kinds)
 
 
 # A file name's extension ("agent.pid", "relay.conf"): what kind of file a path names.

@@ -11,6 +11,7 @@ reason ("so that local changes are preserved") says why, not what is done.
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final, Literal
 
 from actions.audit.key_terms import key_terms
@@ -176,6 +177,24 @@ def turned_away_scopes(sentence: str) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=8192)
+def preferred_terms(sentence: str) -> frozenset[str]:
+    """The key terms of what ``sentence`` names, in parentheses, in preference to what it turns away
+    from ("a scheme that provides confidentiality (https, for example, rather than http or git)" →
+    https). Outside parentheses the words before "instead of" are the whole act, shared with what it
+    turns away from ("use invoke-rc.d to invoke the init scripts, instead of calling them"): none."""
+    found: set[str] = set()
+    for match in _TURNED_AWAY.finditer(sentence):
+        before = sentence[: match.start()]
+        opened = before.rfind("(")
+        if opened >= 0 and ")" not in before[opened:]:
+            found |= key_terms(before[opened + 1 :])
+    return frozenset(found) - _EXAMPLE_WORDS
+
+
+_EXAMPLE_WORDS: Final = key_terms("example instance")
+
+
 def negated_terms(sentence: str) -> frozenset[str]:
     """The key terms a plain negation in ``sentence`` governs ("don't compute it from argv[0]" → argv)."""
     return frozenset().union(*(key_terms(scope) for scope in negated_scopes(sentence)))
@@ -330,7 +349,8 @@ def _denial_scopes(text: str) -> Iterator[tuple[re.Match[str], str]]:
 # Words between a modal form and its verb: "must not be deleted", "must not ever attempt".
 # "should still consider providing them", "should try to keep": the act is what is to be considered.
 _AUXILIARY: Final = re.compile(
-    r"^(?:\W*\b(?:be|been|being|have|ever|just|also|still|directly|\w+ly|to|consider|try\s+to|needs?\s+to)\b)*\W*",
+    r"^(?:\W*\b(?:be|been|being|have|ever|just|also|still|directly|(?!(?:apply|reply|supply|comply|imply|rely|"
+    r"multiply)\b)\w+ly|to|consider|try\s+to|needs?\s+to)\b)*\W*",
     re.I,
 )
 _VERBS: Final = re.compile(r"([\w'’-]+)(?:\s+(?:or|and)\s+([\w'’-]+))?")
@@ -345,7 +365,11 @@ def after_auxiliaries(after: str) -> str:
 def act_verbs(after: str) -> list[str]:
     """The verbs an act opens with: "close" in "close the bug report", "contain" and "make" in
     "contain or make hard links"."""
-    words = _VERBS.match(after_auxiliaries(after))
+    rest = after_auxiliaries(after)
+    # "also apply to /var/run": a path or a figure is no verb.
+    if after[: len(after) - len(rest)].endswith("/") or rest[:1].isdigit():
+        return []
+    words = _VERBS.match(rest)
     return [w for w in words.groups() if w] if words else []
 
 

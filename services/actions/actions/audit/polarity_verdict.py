@@ -34,6 +34,7 @@ from actions.audit.polarity import (
     denied_scopes,
     denied_terms,
     negated_terms,
+    preferred_terms,
     restricts,
     stance,
     without_purpose,
@@ -248,7 +249,11 @@ def by_polarity(
     required_kept = required_identifiers(after).keys() & (
         identifiers(practice).keys() - denied_identifiers(clause).keys()
     )
-    if done & rule.ruled_out_heads and not required_kept:
+    # "the Vcs-Git field uses the https URL" for "should use a scheme that provides confidentiality
+    # (https, for example, rather than http or git)": doing what the rule prefers is not doing what
+    # it turns away from, whatever words the two share.
+    preferred_kept = (preferred_terms(after) - stems) & affirmed
+    if done & rule.ruled_out_heads and not required_kept and not preferred_kept:
         words = words_for(clause, done)
         reading = "polarity"
         # What it rules out named in code form ("don’t compute it from argv[0]"): as specific as a

@@ -116,6 +116,21 @@ def _manner(act: str) -> frozenset[str]:
     return key_terms(" ".join(adverbs)) if adverbs else frozenset()
 
 
+# A verb of saying and the "that" its content opens with, up to a negation in that content.
+_SAYING_THAT: Final = re.compile(
+    r"\b(?:state|states|stated|stating|say|says|said|mention|mentions|indicate|indicates|declare|declares|"
+    r"explain|explains|note|notes)\b[^.;:]{0,60}?\bthat\b[^.;:]{0,80}$",
+    re.IGNORECASE,
+)
+
+
+def _reported(act: str, scope: str) -> bool:
+    """Whether the negation governing ``scope`` stands in what ``act`` has someone say ("state … that the
+    package is not part of …")."""
+    at = act.find(scope)
+    return at > 0 and bool(_SAYING_THAT.search(act[:at]))
+
+
 def _listed_objects(act: str) -> frozenset[str]:
     """The terms each item of the act's listed objects alone uses; none when the object is no list."""
     words = after_auxiliaries(act)
@@ -222,7 +237,9 @@ class Proposition:
         after = after[: alternative.start()] if alternative else after
         # "use invoke-rc.d instead of calling the scripts directly": the alternative turned away from
         # is ruled out as a negated act is.
-        scopes = negated_scopes(after) + turned_away_scopes(after)
+        # "should state in the copyright file that the package is not part of the Debian distribution":
+        # a negation in what the act has someone say is what is said, not what is ruled out.
+        scopes = [s for s in negated_scopes(after) if not _reported(after, s)] + turned_away_scopes(after)
         outside = after
         for scope in scopes:
             outside = outside.replace(scope, " ")

@@ -39,7 +39,8 @@ def keeps_nothing_in_tmp(rule: str) -> bool:
 def relies_on_tmp(clause: str) -> str | None:
     """The words by which ``clause`` uses later what it left in /tmp, else None."""
     kept = affirmed_match(_TMP, clause)
-    later = _LATER.search(clause)
+    # "… and never relies on finding them again on its next run" denies the reliance.
+    later = affirmed_match(_LATER, clause)
     if kept is None or later is None:
         return None
     return f"{kept.group(0).strip('`')} … {later.group(0)}"

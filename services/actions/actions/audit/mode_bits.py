@@ -55,7 +55,7 @@ def by_mode_bits(clause: str, subject: str, act: str, negative: bool, said: str)
     modes = _modes(practice)
     # What the rule binds is named before its words on access: its subject, or the start of an
     # instruction's act ("Make sure that all the files in the distribution are world-readable").
-    if not modes or not key_terms(f"{subject} {act[: access.start]}") & key_terms(practice):
+    if not modes or not key_terms(f"{subject} {act[: access.start]}") & key_terms(clause):
         return None
     wrong = list(
         dict.fromkeys(written for written, mode in modes if bool(mode & access.bit) is not access.wanted)

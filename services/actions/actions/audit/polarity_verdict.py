@@ -30,6 +30,7 @@ from actions.audit.lexicon import Lexicon
 from actions.audit.opposites import opposite_acts
 from actions.audit.placement import areas_named
 from actions.audit.polarity import (
+    Stance,
     denied_acts,
     denied_scopes,
     denied_terms,
@@ -151,6 +152,10 @@ def by_polarity(
         word = _quoted_word(after)
         if act is not None and word is not None and not _mentions(clause, word):
             act = None
+        # "the boot sequence empties /var/tmp on every start, so partial downloads no longer pile up":
+        # what the clause says up to its word for the act decides, not a denial after it.
+        if act and position not in ("does", "permits"):
+            position = _stance_up_to(practice, act.split(", ")[0]) or position
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = words_for(clause, affirmed & rule.about)
@@ -286,6 +291,12 @@ _WORDING_BEFORE: Final = re.compile(
     re.IGNORECASE,
 )
 _WORDING_AFTER: Final = re.compile(r"^\s*as\s+(?:an?\s+)?(?:abbreviation|word|term|name)\b", re.IGNORECASE)
+
+
+def _stance_up_to(practice: str, word: str) -> Stance | None:
+    """The stance of ``practice`` up to the first ``word`` in it; None when the word is not there."""
+    found = re.search(rf"\b{re.escape(word)}\b", practice, re.IGNORECASE)
+    return stance(practice[: found.end()]) if found else None
 
 
 def _quoted_word(act: str) -> str | None:

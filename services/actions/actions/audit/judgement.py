@@ -7,8 +7,6 @@ Readings, the most specific that applies deciding:
    needs; …), and read by that act alone where the provision says so;
 1. the characters a rule allows in a name, or forbids there, against the names a clause gives
    (``characters``); quantities of one kind in both (a limit and a figure): the figure breaks the limit, or keeps it;
-   what a rule says of everyone's access ("world-readable", "not … unreadable") against the octal
-   modes or umask a clause gives (``mode_bits``);
    a rule that forbids limits on something ("avoid arbitrary limits on the length of file names")
    against a clause that sets one with a figure ("file names are read into buffers of 256 bytes");
 2. a directory added right under an area whose top level a rule keeps closed (``top_level``); an
@@ -18,7 +16,8 @@ Readings, the most specific that applies deciding:
    things inside an area the rule forbids, or elsewhere than where the rule requires them;
 3. an option or variable an obligation requires by name, denied by name (``identifiers``); a value
    other than the one it requires (``values``); only some of the names it lists, enumerated after
-   "only" (``listed_items``);
+   "only" (``listed_items``); what a rule says of everyone's access ("world-readable", "not …
+   unreadable") against the octal modes or umask a clause gives (``mode_bits``), after the values;
    polarity (``polarity_verdict``), only where the clause speaks of what the rule is about
    (``proposition``) and, for a rule
    with a condition after its act, of the case it governs: what the rule
@@ -31,7 +30,8 @@ Readings, the most specific that applies deciding:
    only what it names against a clause that permits more; and a term the rule negates ("so that they
    don't grow indefinitely") that the clause affirms ("are left to grow").
 Every verdict says which reading made it and quotes the words that decided, so a reviewer can check
-it in seconds. A rule that only permits ("may") cannot be broken.
+it in seconds. A rule that only permits ("may") cannot be broken. A rule of statements joined by
+semicolons, each with a subject of its own, is judged statement by statement.
 """
 
 import re
@@ -187,7 +187,7 @@ def judge(
 @lru_cache(maxsize=8192)
 def _statements(rule: str) -> tuple[tuple[str, ModalCue], ...]:
     """The statements ``rule`` joins with semicolons, each with its modal form, where each stands on
-    its own: a modal verb after a subject of its own words. None where a part leans on another ("if
+    its own: a modal verb after a subject of its own words. Empty where a part leans on another ("if
     that variable is defined, use …", "don’t compute it from argv[0]", "i.e., they should …")."""
     parts = [part for part in re.split(r";\s+", rule) if part.strip()]
     if len(parts) < 2:

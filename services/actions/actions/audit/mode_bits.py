@@ -87,7 +87,7 @@ def _access(act: str, negative: bool) -> _Access | None:
 
 def _modes(clause: str) -> list[tuple[str, int]]:
     """The modes ``clause`` gives, as written, with their "other" digit; a umask gives the modes of
-    files and of directories. None where the clause denies what it says up to the mode."""
+    files and of directories. A mode is left out where the clause denies what it says up to it."""
     found = []
     for match in _MODE.finditer(clause):
         if stance(clause[: match.end()]) not in ("does", "permits"):

@@ -16,7 +16,7 @@ from typing import Final
 
 from actions.audit.characters import EXAMPLE_CUES
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import rule_subject
+from actions.audit.polarity import PARENTHESISED_MESSAGE, rule_subject
 from actions.audit.verdict import Verdict
 
 # A form the rule sets: "should look like this: …", "use this format: …", "use one of these formats: …".
@@ -29,7 +29,7 @@ _CAPITAL: Final = re.compile(r"\b(?:begin|start)\s+with\s+a\s+capital\s+letter\b
 _PERIOD: Final = re.compile(r"\bend\s+with\s+a\s+(?:period|full\s+stop)\b", re.IGNORECASE)
 # Where a clause gives an example: in quotes or backticks, or after "for example", "e.g.", "such as".
 # A message in parentheses after the names it follows is an example too: "(tk-merge: Could not open x.)".
-_QUOTED: Final = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|\(((?:[^\s:()]+:)+\s[^()]+)\)")
+_QUOTED: Final = re.compile(rf"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|{PARENTHESISED_MESSAGE}")
 _AFTER_CUE: Final = re.compile(rf"\b(?:{EXAMPLE_CUES})[,:]?\s+(?P<example>[^\"“`].*)$", re.I)
 # Names before the message ("gaugeq: ", "brindle-scan: survey.csv: ", "cc:file.c:12: "): no spaces.
 _NAMES: Final = re.compile(r"^(?:[^\s:]+:\s*)*[^\s:]+:\s+")

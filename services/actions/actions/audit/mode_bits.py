@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Final
 
 from actions.audit.key_terms import key_terms
-from actions.audit.polarity import denies, stance, without_purpose
+from actions.audit.polarity import affirms, denies, without_purpose
 from actions.audit.verdict import Verdict
 
 # What a rule says of everyone else's access, and the bit of the mode that grants it (the "other"
@@ -90,7 +90,7 @@ def _modes(clause: str) -> list[tuple[str, int]]:
     files and of directories. A mode is left out where the clause denies what it says up to it."""
     found = []
     for match in _MODE.finditer(clause):
-        if stance(clause[: match.end()]) not in ("does", "permits"):
+        if not affirms(clause[: match.end()]):
             continue
         if match.group("umask"):
             other = int(match.group("umask")[-1])

@@ -99,9 +99,12 @@ def stance(sentence: str) -> Stance:
     return "does_not" if denies(sentence) else "does"
 
 
+#: A message in parentheses after the names it follows ("(tk-merge: Could not open gauge file.)"), its
+#: words grouped: an example, wherever examples are read.
+PARENTHESISED_MESSAGE: Final = r"\(((?:[^\s:()]+:)+\s[^()]+)\)"
 # A quoted example: in backticks, or in double quotes ("…", “…”) of at least two words, or a message
-# in parentheses after the names it follows ("(tk-merge: Could not open gauge file.)").
-_QUOTED: Final = re.compile(r"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”|\((?:[^\s:()]+:)+\s[^()]+\)")
+# in parentheses.
+_QUOTED: Final = re.compile(rf"`[^`]+`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”|{PARENTHESISED_MESSAGE}")
 
 
 def affirms(clause: str) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from actions.audit.placement import names_subject
-from actions.audit.polarity import stance, without_purpose
+from actions.audit.polarity import affirmed_match, stance, without_purpose
 from actions.audit.quantities import paths, quantities
 from actions.audit.verdict import Verdict
 
@@ -224,8 +224,7 @@ def by_forbidden_value(clause: str, subject: str, act: str, said: str) -> Verdic
         value
         for value in values(practice)
         if value in forbidden
-        and (place := re.search(rf"(?<![\w.])0*{re.escape(value)}(?![\w])", practice, re.IGNORECASE))
-        and stance(practice[: place.end()]) in ("does", "permits")
+        and affirmed_match(re.compile(rf"(?<![\w.])0*{re.escape(value)}(?![\w])", re.IGNORECASE), practice)
     ]
     if not given:
         return None

@@ -5,6 +5,7 @@ import pytest
 from actions.audit.characters import (
     by_characters,
     character_rule,
+    files_of_kind,
     given_names,
     named_characters,
     names_whole_subject,
@@ -104,6 +105,8 @@ def test_characters_named_in_words_count_unless_denied() -> None:
             CRON_NAMES,
             True,
         ),
+        # A file in the directory named for the kind is a file of that kind, whatever verb places it.
+        ("Log compaction runs at 03:10 from /etc/cron.d/harbour.compact every night.", CRON_NAMES, True),
     ],
 )
 def test_a_name_with_a_character_the_rule_does_not_allow_conflicts(
@@ -121,6 +124,12 @@ def test_a_name_with_a_character_the_rule_does_not_allow_conflicts(
         ("Pre-releases carry a tilde in the upstream version, as in 4.1.0~rc2.", VERSIONS, False),
         ("Package names are lower case, as in acme-agent.", PACKAGE_NAMES, False),
         ("The cron job file is installed as /etc/cron.d/acme-agent.", CRON_NAMES, True),
+        # The name it gives shows what it does, whatever characters its reasons name.
+        (
+            "The compaction job moved to /etc/cron.d/harbour-compact, a hyphen where a dot would make cron skip it.",
+            CRON_NAMES,
+            True,
+        ),
     ],
 )
 def test_names_within_the_allowed_characters_keep_to_the_rule(
@@ -166,3 +175,10 @@ def test_a_path_in_quotes_names_no_file_of_the_rules_subject() -> None:
         "A cron job file name must not include any period or plus characters.",
         "must not",
     )
+
+
+def test_a_file_is_of_the_kind_its_directory_is_named_for() -> None:
+    clause = "Jobs go to /etc/cron.d, as /etc/cron.d/harbour.compact, and logs to /var/log/harbour.log."
+
+    assert files_of_kind(clause, CRON_NAMES[0]) == ["/etc/cron.d/harbour.compact"]
+    assert files_of_kind("Each job is a file in /etc/cron.d.", CRON_NAMES[0]) == []

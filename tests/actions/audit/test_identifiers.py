@@ -3,6 +3,7 @@
 import pytest
 
 from actions.audit.identifiers import (
+    assigned_identifiers,
     denied_identifiers,
     identifiers,
     lacked_identifiers,
@@ -99,3 +100,16 @@ def test_a_clause_goes_without_an_identifier_only_when_it_denies_having_it(
     clause: str, lacked: set[str]
 ) -> None:
     assert set(lacked_identifiers(clause, frozenset({"support"}))) == lacked
+
+
+@pytest.mark.parametrize(
+    ("text", "assigned"),
+    [
+        ("We set DESTDIR = /srv/stage in the Makefile.", {"destdir"}),
+        ("Makefile.in now has PREFIX?=/opt/tide near the top.", {"prefix"}),
+        ("Stage with make CC=gcc DESTDIR=/tmp/stage install.", set()),
+        ("Compare with == in tests, never with =.", set()),
+    ],
+)
+def test_an_assignment_outside_a_command_line_sets_what_it_names(text: str, assigned: set[str]) -> None:
+    assert assigned_identifiers(text) == assigned

@@ -1589,3 +1589,58 @@ def test_a_statement_leaning_on_the_one_before_is_read_with_it() -> None:
     )
 
     assert verdict is None or not verdict.conflict
+
+
+def test_a_rule_on_the_characters_of_names_is_not_judged_on_a_clause_giving_none() -> None:
+    rule = "A cron job file name must not include any period or plus characters (. or +) characters."
+
+    assert (
+        judge(
+            "Jobs that print nothing on success keep cron mail out of inboxes.",
+            rule,
+            "prohibition",
+            "must not",
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        ("Release builds now carry DESTDIR = /srv/stage/tide at the top of Makefile.in.", True),
+        ("We added PREFIX ?= /opt/tide and DESTDIR := /srv/stage to the top-level Makefile.", True),
+        # On a command line an assignment passes a value to one run.
+        ("The Makefile leaves it alone; packagers stage with make DESTDIR=/tmp/stage install.", False),
+    ],
+)
+def test_assigning_a_name_in_code_form_sets_it(clause: str, conflict: bool) -> None:
+    verdict = judge(
+        clause,
+        "You should not set the value of DESTDIR in your Makefile at all.",
+        "recommendation_against",
+        "should not",
+    )
+
+    assert verdict is not None
+    assert verdict.conflict is conflict
+
+
+def test_the_opposite_act_on_options_the_rule_names_breaks_it() -> None:
+    rule = "In particular, they should accept any option that starts with ‘--with-’ or ‘--enable-’."
+    rejecting = judge(
+        "Our configure refuses every --enable- option it does not know and exits with status 1.",
+        rule,
+        "recommendation",
+        "should",
+    )
+    accepting = judge(
+        "configure accepts any --enable- option and warns about unknown ones.",
+        rule,
+        "recommendation",
+        "should",
+    )
+
+    assert rejecting is not None
+    assert (rejecting.conflict, rejecting.reading) == (True, "opposite")
+    assert accepting is None or not accepting.conflict

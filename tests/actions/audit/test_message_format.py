@@ -50,6 +50,15 @@ def test_an_example_in_the_form_keeps_the_rule() -> None:
         # An example in parentheses, after the names it follows.
         ("After the program name the message reads as a sentence (quayd: Cannot bind port 80.).", True),
         ("After the program name the message stays lower case (quayd: cannot bind port 80).", False),
+        # Unquoted, after a verb of what it reads, up to the comma that ends it.
+        (
+            "The error for a failed upload should read tidectl: Upload refused by mirror, and nothing more.",
+            True,
+        ),
+        (
+            "The error for a failed upload prints tidectl: upload refused by mirror, and exits with status 2.",
+            False,
+        ),
         ('Error messages start in lower case, for example "gaugeq: cannot read station table"', False),
     ],
 )

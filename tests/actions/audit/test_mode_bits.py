@@ -67,3 +67,20 @@ def test_access_named_only_in_a_denial_of_the_rules_own_says_nothing() -> None:
     rule = ("They", "have mode 4754; again there is no point in making them unreadable to those users.")
 
     assert by_mode_bits("The helper is installed with mode 4754.", *rule, False, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("clause", "conflict"),
+    [
+        (
+            "On the shared runners /run is switched to mode 1777 so that job accounts can drop sockets there.",
+            True,
+        ),
+        ("/run stays mode 0755, owned by root; the daemon makes /run/harrow itself.", False),
+    ],
+)
+def test_writable_for_unprivileged_users_is_the_worlds_write_bit(clause: str, conflict: bool) -> None:
+    verdict = by_mode_bits(clause, "/run", "be writable for unprivileged users.", True, SAID)
+
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (conflict, "mode_bits")

@@ -264,3 +264,21 @@ def test_recording_a_file_at_a_path_places_it_there() -> None:
     assert verdict is not None
     assert verdict.conflict is True
     assert verdict.reading in ("misplaced", "required_path")
+
+
+def test_a_rule_for_the_cases_others_leave_does_not_govern_a_sibling_of_its_area() -> None:
+    rule = (
+        "If a certain job has to be executed at some other frequency or at a specific time, the package "
+        "should install a file in /etc/cron.d."
+    )
+    usual = judge(
+        "The weekly digest is installed as /etc/cron.weekly/harbour.", rule, "recommendation", "should"
+    )
+    elsewhere = judge(
+        "The 03:10 job is installed as /usr/lib/harbour/cronjob.", rule, "recommendation", "should"
+    )
+
+    assert usual is not None
+    assert (usual.conflict, usual.reading) == (False, "unaddressed")
+    assert elsewhere is not None
+    assert elsewhere.conflict

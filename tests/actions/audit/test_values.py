@@ -268,3 +268,27 @@ def test_a_mode_with_a_leading_zero_is_the_mode_without_it() -> None:
     assert (kept.conflict, kept.reading) == (False, "other_value")
     assert broken is not None
     assert (broken.conflict, broken.reading) == (True, "other_value")
+
+
+def test_a_number_labelling_the_expression_that_yields_it_is_what_the_item_forbids() -> None:
+    rule = "4294967294: (uid_t)(-2) == (gid_t)(-2) must not be used, because NFS maps anonymous users to it."
+
+    assert labelled_value("4294967294: (uid_t)(-2) == (gid_t)(-2)") == "4294967294"
+    assert labelled_value("Section 3: (see above)") == ""
+    verdict = judge(
+        "The sandbox drops to UID and GID 4294967294 before parsing.", rule, "prohibition", "must not"
+    )
+    assert verdict is not None
+    assert (verdict.conflict, verdict.reading) == (True, "forbidden_value")
+
+
+def test_a_rule_forbidding_one_value_does_not_govern_a_clause_giving_none() -> None:
+    # The shared words ("UID") are no act: the rule forbids the value alone.
+    rule = "4294967294: (uid_t)(-2) == (gid_t)(-2) must not be used, because NFS maps anonymous users to it."
+
+    assert (
+        judge(
+            "The service account gets a dynamic UID from adduser --system.", rule, "prohibition", "must not"
+        )
+        is None
+    )

@@ -19,6 +19,7 @@ from typing import Final
 from actions.audit.key_terms import key_terms
 from actions.audit.placement import names_subject
 from actions.audit.polarity import affirms, denied_terms, rule_act, rule_subject, without_purpose
+from actions.audit.quantities import paths
 from actions.audit.verdict import Verdict
 
 _CLASSES: Final[dict[str, frozenset[str]]] = {
@@ -130,8 +131,8 @@ def with_path_words(clause: str) -> str:
     called = " name" if _CALLED.search(clause) else ""
     if not given:
         return f"{clause}{called}"
-    words = " ".join(re.sub(r"[/._-]+", " ", path) for path in given)
-    return f"{clause} {words} file name{called}"
+    words = " ".join(_path_words(path) for path in given)
+    return f"{clause} {words}{called}"
 
 
 _ASIDE: Final = re.compile(r"\([^()]*\)")
@@ -144,6 +145,26 @@ _CALLED: Final = re.compile(
     rf"|\b(?:{EXAMPLE_CUES})\s+[\"“'`‘][\w.+~:-]*\w",
     re.IGNORECASE,
 )
+
+
+def files_of_kind(clause: str, subject: str) -> list[str]:
+    """The paths of ``clause`` that lie in a directory named for the kind of thing the rule's subject
+    names ("/etc/cron.d/kestrel.compact" for "A cron job file name"): each is a file of that kind, its
+    last part the file's name, whatever verb the clause places it with ("runs nightly from …")."""
+    kinds = key_terms(_ASIDE.sub(" ", subject)) - _GENERIC
+    return [
+        path
+        for path in paths(clause)
+        if "/" in path.strip("/") and kinds & key_terms(_path_words(path.rsplit("/", 1)[0]))
+    ]
+
+
+def _path_words(path: str) -> str:
+    return f"{re.sub(r'[/._-]+', ' ', path)} file name"
+
+
+# Words of every subject on names: they say a thing has a name, not what kind of thing it is.
+_GENERIC: Final = key_terms("file files name names directory directories")
 
 
 def names_characters(text: str) -> bool:
@@ -186,20 +207,24 @@ def by_characters(
     # Where the clause gives a name, what it says up to that name decides ("a package called
     # `Acme-Tides`, so laptops that never need it can skip it" gives the name all the same).
     found = list(_GIVEN.finditer(clause))
-    if not affirms(clause[: found[-1].end()] if found else clause):
+    kind_paths = files_of_kind(practice, subject)
+    ends = [m.end() for m in found] + [clause.find(path) + len(path) for path in kind_paths if path in clause]
+    if not affirms(clause[: max(ends)] if ends else clause):
         return None
     # Whose names they are must be said in full ("function names such as read_config" are no package
     # names, "the `Uploaders` field" names no package), but where a path the thing is installed as says
     # it ("ships as /etc/cron.d/x.y").
-    named = with_path_words(practice)
+    named = " ".join([with_path_words(practice), *(_path_words(path) for path in kind_paths)])
     if not names_subject(named, subject, weights):
         return None
-    if not any(_installed_as(m) for m in found) and not _names_all_of(named, subject):
+    if not any(_installed_as(m) for m in found) and not kind_paths and not _names_all_of(named, subject):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
-    given = list(dict.fromkeys(given_names(clause)))
+    given = list(dict.fromkeys([*given_names(clause), *(path.rsplit("/", 1)[-1] for path in kind_paths)]))
     outside = [name for name in given if _breaks(frozenset(name), ruled)]
-    broken = sorted(c for c in named_characters(clause) if _breaks(frozenset(c), ruled))
+    # Characters named in words count where the clause gives no name: a name it gives shows what it
+    # does ("/etc/cron.d/gatewarden-export, with a hyphen instead of a dot").
+    broken = [] if given else sorted(c for c in named_characters(clause) if _breaks(frozenset(c), ruled))
     if not outside and not broken:
         if given:
             keeps = "keep to" if ruled.allows_only else "keep clear of"

@@ -43,6 +43,23 @@ def _key(name: str) -> str:
     return name.strip("-").lower()
 
 
+# A name given a value in code form: "DESTDIR = /srv/stage", "CFLAGS ?= -O2", "prefix:=/opt".
+_ASSIGNMENT: Final = re.compile(r"\b(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*[?:+]?=(?!=)\s*\S")
+# What an assignment on a command line follows: the command, or another such assignment ("make
+# CC=gcc DESTDIR=/tmp/stage install" passes values to a run, and sets nothing in a file).
+_COMMAND_LINE: Final = re.compile(r"(?:\b(?:make|gmake|configure|env)|\S=\S*)\s+$")
+
+
+def assigned_identifiers(text: str) -> frozenset[str]:
+    """The identifiers ``text`` assigns a value to, by key ("added DESTDIR = /srv/stage" → {"destdir"}):
+    an assignment sets what it names, whatever verb the sentence uses; one on a command line does not."""
+    return frozenset(
+        _key(m.group("name"))
+        for m in _ASSIGNMENT.finditer(text)
+        if not _COMMAND_LINE.search(text[: m.start()]) and affirms(text[: m.end()])
+    )
+
+
 @lru_cache(maxsize=8192)
 def identifier_terms(text: str) -> frozenset[str]:
     """The key terms of the identifiers ``text`` names ("don’t compute it from argv[0]" → argv)."""

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Final
 
-from actions.audit.characters import by_characters
+from actions.audit.characters import by_characters, character_rule
 from actions.audit.key_terms import key_terms, split_compounds
 from actions.audit.lexicon import Lexicon
 from actions.audit.listed_items import by_listed_items
@@ -60,7 +60,7 @@ from actions.audit.proposition import Proposition
 from actions.audit.provision_acts import breach_by_act, decided_by_act_alone
 from actions.audit.quantities import breaks_limit, effective_bound, quantities
 from actions.audit.top_level import by_top_level
-from actions.audit.values import by_forbidden_value, by_other_value
+from actions.audit.values import by_forbidden_value, by_other_value, labelled_value
 from actions.audit.verdict import Verdict
 from policypal.contracts.audit import Modality, Severity
 from policypal.rules import (
@@ -154,7 +154,7 @@ def judge(
     binding = "requires what it names" if exception else BINDING_WORDS[modality]
     if decided_by_act_alone(clause, rule):
         return None
-    return (
+    stated = (
         breach_by_act(clause, rule, said)
         or _by_quantity(clause, rule, negative, said)
         or _by_limit_set(clause, after, negative, said)
@@ -170,7 +170,14 @@ def judge(
             if negative
             else by_other_value(clause, before, after, said, weights or {})
         )
-        or by_mode_bits(clause, before, after, negative, said)
+    )
+    # "4294967294: (uid_t)(-2) == (gid_t)(-2) must not be used" forbids that value alone, and "A cron
+    # job file name must not include any period" those characters: a clause giving no such value, name
+    # or character does not speak of it, however many other words ("UID", "cron") it shares.
+    if stated is not None or (negative and labelled_value(before)) or character_rule(after, negative):
+        return stated
+    return (
+        by_mode_bits(clause, before, after, negative, said)
         or by_listed_items(clause, after, negative, said)
         or by_polarity(
             clause,

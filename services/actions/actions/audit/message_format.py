@@ -31,6 +31,13 @@ _PERIOD: Final = re.compile(r"\bend\s+with\s+a\s+(?:period|full\s+stop)\b", re.I
 # A message in parentheses after the names it follows is an example too: "(tk-merge: Could not open x.)".
 _QUOTED: Final = re.compile(rf"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|{PARENTHESISED_MESSAGE}")
 _AFTER_CUE: Final = re.compile(rf"\b(?:{EXAMPLE_CUES})[,:]?\s+(?P<example>[^\"“`].*)$", re.I)
+# Or unquoted after a verb of what it reads, when it opens with a program's name and a colon: "errors
+# should read ferro-pack: Cannot read manifest.toml, with …" (up to the comma that ends it).
+_AFTER_SAYING: Final = re.compile(
+    r"\b(?:reads?|says?|looks?\s+like|prints?|shows?|displays?|goes|go)[,:]?\s+"
+    r"(?P<example>[\w.+~/-]+:\s+[^,;\"“`]+)",
+    re.I,
+)
 # Names before the message ("gaugeq: ", "brindle-scan: survey.csv: ", "cc:file.c:12: "): no spaces.
 _NAMES: Final = re.compile(r"^(?:[^\s:]+:\s*)*[^\s:]+:\s+")
 # What the examples are of: messages a program writes.
@@ -113,8 +120,13 @@ def by_message_format(clause: str, subject: str, act: str, negative: bool, said:
 
 
 def _examples(clause: str) -> Iterator[str]:
-    """The examples ``clause`` gives: quoted, or what follows "for example" to its end."""
+    """The examples ``clause`` gives: quoted, or what follows "for example" to its end, or a message
+    in the names-and-colon form after a verb of what it reads ("should read gaugeq: Cannot …")."""
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
     yield from (q.strip() for q in quoted if ":" in q or " " in q.strip())
-    if not quoted and (cue := _AFTER_CUE.search(clause)):
+    if quoted:
+        return
+    if cue := _AFTER_CUE.search(clause):
         yield cue.group("example").strip()
+    elif saying := _AFTER_SAYING.search(clause):
+        yield saying.group("example").strip()

@@ -2,7 +2,8 @@
 
 "Make sure that all the files in the distribution are world-readable" is broken by "the files in the
 release tarball are mode 0600"; "They should not be made unreadable" by "installed with mode 0711";
-"must not be world-writable" by "directories are mode 0777". A umask gives modes too: "rolled with
+"must not be world-writable" by "directories are mode 0777", and so is "/run should not be writable for
+unprivileged users" by "/run is set to mode 1777". A umask gives modes too: "rolled with
 umask 077" makes files 0600 and directories 0700. The rule names no figure, so the value readings
 (``values``) cannot compare; the bits of the mode can.
 """
@@ -16,11 +17,15 @@ from actions.audit.key_terms import key_terms
 from actions.audit.polarity import affirms, denies, without_purpose
 from actions.audit.verdict import Verdict
 
-# What a rule says of everyone else's access, and the bit of the mode that grants it (the "other"
+# What a rule says of everyone else's access (the world's, or any user's but the owner's), and the bit of the mode that grants it (the "other"
 # digit: 4 read, 2 write). "Unreadable" is the want of the read bit.
+_EVERYONE: Final = (
+    r"\s+(?:by|for|to)\s+(?:everyone|anyone|all\s+users|any\s+users?|other\s+users|"
+    r"(?:unprivileged|ordinary|normal|regular|non-root)\s+users)"
+)
 _ACCESS: Final = re.compile(
-    r"\b(?:(?P<readable>world[- ]readable|readable\s+by\s+(?:everyone|all\s+users|anyone))|"
-    r"(?P<writable>world[- ]writ(?:e)?able|writable\s+by\s+(?:everyone|all\s+users|anyone))|"
+    rf"\b(?:(?P<readable>world[- ]readable|readable{_EVERYONE})|"
+    rf"(?P<writable>world[- ]writ(?:e)?able|writ(?:e)?able{_EVERYONE})|"
     r"(?P<unreadable>unreadable))\b",
     re.IGNORECASE,
 )

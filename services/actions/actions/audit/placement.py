@@ -209,12 +209,38 @@ def by_path(
     # names an area that holds the required one; it says too little to break the rule by path.
     if any(holds(p, area) and _names_rest(clause, p, area) for p in used for area in areas):
         return None
+    # "If a certain job has to be executed at some other frequency …, the package should install a
+    # file in /etc/cron.d": a rule for the other cases does not govern a clause using a sibling of its
+    # area (/etc/cron.weekly), where the usual cases go: it neither keeps nor breaks it.
+    siblings = [p for p in used if any(_sibling(p, area) for area in areas)]
+    if _RESIDUAL.search(subject) and siblings:
+        return Verdict(
+            False,
+            "unaddressed",
+            f"{said} {where} for the cases other rules leave over; the clause uses {', '.join(siblings)}, "
+            "where the usual cases go.",
+        )
     return Verdict(
         True,
         "misplaced" if _places_subject(clause, subject, areas, weights) else "required_path",
         f"{said} {where}; the clause names {', '.join(used)} instead.",
         f"Use {where} as the rule requires, or record why it does not apply.",
     )
+
+
+# A condition for the cases other rules leave over: "at some other frequency", "any other file", "otherwise".
+_RESIDUAL: Final = re.compile(r"\b(?:some|any|an|every|all)\s+other\b|\botherwise\b", re.IGNORECASE)
+
+
+def _sibling(path: str, area: str) -> bool:
+    """Whether ``path`` lies in a sibling of ``area`` of the same family: the same parent and the same
+    name before its dot (/etc/cron.weekly/x beside /etc/cron.d)."""
+    inner = [s for s in path.split("/") if s]
+    outer = [s for s in area.split("/") if s]
+    if not outer or len(inner) < len(outer) or inner[: len(outer) - 1] != outer[:-1]:
+        return False
+    own, theirs = inner[len(outer) - 1], outer[-1]
+    return "." in theirs and own != theirs and own.split(".", 1)[0] == theirs.split(".", 1)[0]
 
 
 #: Share of the weight of a rule's subject terms a clause must affirm to place what the rule places.

@@ -19,6 +19,7 @@ from typing import Final
 
 from actions.audit.act_classes import same_act
 from actions.audit.identifiers import (
+    assigned_identifiers,
     denied_identifiers,
     identifier_terms,
     identifiers,
@@ -45,6 +46,7 @@ from actions.audit.quantities import path_within, paths
 from actions.audit.verdict import Reading, Verdict
 from policypal.rules import modal_cue
 
+_SETTING: Final = key_terms("set")
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3
 _AGREE: Final = "Make the clause require what the rule requires, or record why the rule does not apply."
@@ -96,6 +98,9 @@ def by_polarity(
     practice = without_purpose(clause)
     position = stance(practice)
     terms = key_terms(practice)
+    # "added DESTDIR = /srv/stage near the top of Makefile.in": assigning a name the rule names sets it.
+    if assigned_identifiers(practice) & identifiers(after).keys():
+        terms |= _SETTING
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
     denied -= rule.denied_in_subject | rule.excepted_act
@@ -112,6 +117,16 @@ def by_polarity(
             words = ", ".join(lacking)
             return Verdict(
                 True, "lacks_identifier", f"{said} ({binding}); the clause goes without {words}.", _AGREE
+            )
+        # "configure rejects any --with- or --enable- option it does not recognise" for "they should
+        # accept any option that starts with ‘--with-’ or ‘--enable-’": the opposite act, done to what
+        # the rule names in code form, however the rest of the clause is worded.
+        against = words_for_terms(practice, opposite_acts(stems, terms))
+        named_both = identifiers(after).keys() & identifiers(practice).keys()
+        if against and named_both and _stance_up_to(practice, against[0]) in ("does", "permits"):
+            words = ", ".join([*against, *sorted(identifiers(practice)[key] for key in named_both)])
+            return Verdict(
+                True, "opposite", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
             )
     # A clause that does not speak of what the rule is about can neither break nor keep it: the rule
     # does not govern it (no verdict, so it neither outweighs a conflict nor counts as addressed).
@@ -159,7 +174,7 @@ def by_polarity(
         if position in ("does", "permits") and act is not None:
             doing = "allows" if position == "permits" else "does or requires"
             words = words_for(clause, affirmed & rule.about)
-            if act and act not in words:
+            if act and act not in words and act not in rule.verbs:
                 words = f"{words} (“{act}” for “{' or '.join(rule.verbs)}”)"
             # By the rule's own verb, one few rules use, or a verb of its class, to all that the act's
             # head names: as specific as a figure past a limit ("may sublicense" against "Sublicensing

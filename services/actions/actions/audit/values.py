@@ -191,13 +191,17 @@ _FORBIDDING: Final = re.compile(
 
 def labelled_value(subject: str) -> str:
     """The value a list item is labelled with, where the rule's subject refers back to it ("65535: This
-    value must not be used" → "65535"); "" for any other subject."""
+    value must not be used" → "65535", "4294967294: (uid_t)(-2)" → "4294967294"); "" for any other
+    subject."""
     labelled = _LABELLED_SUBJECT.match(subject)
-    return labelled.group("value") if labelled else ""
+    return (labelled.group("value") or labelled.group("number")) if labelled else ""
 
 
+# "65535: This value", or a number labelling the expression that yields it ("4294967294: (uid_t)(-2)").
 _LABELLED_SUBJECT: Final = re.compile(
-    r"^\W*(?P<value>[\w.-]*\d[\w.-]*)\s*:\s*(?:this|that|the)\s+(?:value|number|id|uid|gid)\b", re.IGNORECASE
+    r"^\W*(?:(?P<value>[\w.-]*\d[\w.-]*)\s*:\s*(?:this|that|the)\s+(?:value|number|id|uid|gid)\b|"
+    r"(?P<number>\d{3,})\s*:\s*\()",
+    re.IGNORECASE,
 )
 
 

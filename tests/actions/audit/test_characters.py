@@ -63,6 +63,7 @@ def test_the_names_a_clause_gives_are_its_examples_and_what_things_are_called_or
 
     assert list(given_names(clause)) == ["4.1.0_hf1234", "acme.agent", "AcmeCLI"]
     assert list(given_names("The plug-in will be packaged as Acme_RoomKit.")) == ["Acme_RoomKit"]
+    assert list(given_names("The job is shipped as /etc/cron.d/acme.nightly.")) == ["acme.nightly"]
     # "named after" says where a name comes from, not what it is.
     assert list(given_names("Each account is named after the package, with a leading underscore.")) == []
 
@@ -146,6 +147,8 @@ def test_names_within_the_allowed_characters_keep_to_the_rule(
     [
         "The `Maintainer` field gives the team's list, and the `Uploaders` field lists each package owner.",
         "Function and variable names use lower case with underscores, such as `read_config` and `lane_count`.",
+        # A placeholder names no package: the files are release notes.
+        "Release notes are shipped as `/usr/share/doc/<package>/NEWS.gz` beside `changelog.Debian.gz`.",
     ],
 )
 def test_names_given_of_something_that_is_not_wholly_the_rules_subject_are_not_judged(clause: str) -> None:

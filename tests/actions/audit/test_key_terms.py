@@ -15,6 +15,12 @@ def test_a_name_written_with_underscores_is_its_words() -> None:
     )
 
 
+def test_a_prefix_is_the_same_with_a_hyphen_or_without() -> None:
+    assert key_terms("a pre-formatted cat page") == key_terms("preformatted cat pages")
+    assert key_terms("Non-interactive programs") == key_terms("noninteractive programs")
+    assert key_terms("a well-known port") != key_terms("a wellknown port")
+
+
 def test_shared_words_are_the_clauses_own_words_the_rule_shares() -> None:
     words = shared_words(
         "Staff must encrypt laptops and Backups, and backups are kept off-site.",

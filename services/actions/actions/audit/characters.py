@@ -53,7 +53,7 @@ EXAMPLE_CUES: Final = r"as\s+in|such\s+as|e\.g\.,?|for\s+example"
 # in code form: "installed as `/etc/cron.d/x.y`"), in quotes.
 _GIVEN: Final = re.compile(
     rf"(?:\b(?:{EXAMPLE_CUES}|(?<!-)(?:called|named)(?!\s+(?:after|by|for|from|in|on|with)\b)|"
-    r"(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?\s+as)\s+[\"“'`‘]?"
+    r"(?:(?:install|ship|publish|packag|releas|upload)(?:ed|es|s)?|shipped)\s+as)\s+[\"“'`‘]?"
     r"|[\"“'`])([\w.+~:/-]*\w)",
     re.IGNORECASE,
 )
@@ -160,7 +160,11 @@ def files_of_kind(clause: str, subject: str) -> list[str]:
 
 
 def _path_words(path: str) -> str:
-    return f"{re.sub(r'[/._-]+', ' ', path)} file name"
+    """The words of ``path`` and "file name"; a placeholder ("<package>") names no thing."""
+    return f"{re.sub(r'[/._-]+', ' ', _PLACEHOLDER.sub(' ', path))} file name"
+
+
+_PLACEHOLDER: Final = re.compile(r"<[^<>/]*>")
 
 
 # Words of every subject on names: they say a thing has a name, not what kind of thing it is.
@@ -212,12 +216,14 @@ def by_characters(
     if not affirms(clause[: max(ends)] if ends else clause):
         return None
     # Whose names they are must be said in full ("function names such as read_config" are no package
-    # names, "the `Uploaders` field" names no package), but where a path the thing is installed as says
-    # it ("ships as /etc/cron.d/x.y").
-    named = " ".join([with_path_words(practice), *(_path_words(path) for path in kind_paths)])
+    # names, "the `Uploaders` field" names no package, nor does a placeholder: "/usr/share/doc/<package>"),
+    # but where the directory of a path says it ("ships as /etc/cron.d/x.y").
+    named = " ".join(
+        [with_path_words(_PLACEHOLDER.sub(" ", practice)), *(_path_words(path) for path in kind_paths)]
+    )
     if not names_subject(named, subject, weights):
         return None
-    if not any(_installed_as(m) for m in found) and not kind_paths and not _names_all_of(named, subject):
+    if not kind_paths and not _names_all_of(named, subject):
         return None
     # Examples are given after a comma ("…, as in 4.1.0_hf1234"), which a reason's pattern would drop.
     given = list(dict.fromkeys([*given_names(clause), *(path.rsplit("/", 1)[-1] for path in kind_paths)]))

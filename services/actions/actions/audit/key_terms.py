@@ -24,6 +24,7 @@ _GENERIC: Final = frozenset(
 _WORD: Final = re.compile(r"\w+(?:[.'’-]\w+)*")
 
 
+@lru_cache(maxsize=65536)
 def key_terms(text: str) -> frozenset[str]:
     """The stemmed content terms of ``text``, without modal and generic words."""
     return frozenset(key_terms_in_order(text))
@@ -32,12 +33,19 @@ def key_terms(text: str) -> frozenset[str]:
 def key_terms_in_order(text: str) -> list[str]:
     """The stemmed content terms of ``text`` in reading order, each once; a name written with
     underscores is its words ("upstream_version" is what "the upstream version" names), and British
-    spellings are read as American ones ("licence" is "license": ``spelling``)."""
-    words = american_spelling(_SNAKE_CASE.sub(" ", text))
+    spellings are read as American ones ("licence" is "license": ``spelling``), and a prefix the same
+    with a hyphen or without ("pre-formatted" is "preformatted")."""
+    words = _SNAKE_CASE.sub(" ", text)
+    words = american_spelling(_PREFIXED.sub(r"\1", words) if "-" in words else words)
     return list(dict.fromkeys(t for t in terms(words) if t not in _GENERIC and not t.isdigit()))
 
 
 _SNAKE_CASE: Final = re.compile(r"(?<=[a-z])_(?=[a-z])")
+# A prefix is written with a hyphen or without: "pre-formatted" is "preformatted", "non-interactive"
+# "noninteractive".
+_PREFIXED: Final = re.compile(
+    r"(?<![\w-])(pre|non|re|co|un|sub|post|multi|semi|anti)-(?=[a-z])", re.IGNORECASE
+)
 
 
 def split_compounds(text: str, other: str) -> str:

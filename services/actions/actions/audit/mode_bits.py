@@ -2,9 +2,9 @@
 
 "Make sure that all the files in the distribution are world-readable" is broken by "the files in the
 release tarball are mode 0600"; "They should not be made unreadable" by "installed with mode 0711";
-"must not be world-writable" by "directories are mode 0777", and so is "/run should not be writable for
-unprivileged users" by "/run is set to mode 1777". A umask gives modes too: "rolled with
-umask 077" makes files 0600 and directories 0700. The rule names no figure, so the value readings
+"must not be world-writable" by "directories are mode 0777", and "/run should not be writable for
+unprivileged users" by "/run is set to mode 1777". A umask gives modes too: "rolled with umask 077"
+makes files 0600 and directories 0700. The rule names no figure, so the value readings
 (``values``) cannot compare; the bits of the mode can.
 """
 
@@ -17,8 +17,9 @@ from actions.audit.key_terms import key_terms
 from actions.audit.polarity import affirms, denies, without_purpose
 from actions.audit.verdict import Verdict
 
-# What a rule says of everyone else's access (the world's, or any user's but the owner's), and the bit of the mode that grants it (the "other"
-# digit: 4 read, 2 write). "Unreadable" is the want of the read bit.
+# What a rule says of everyone else's access (the world's, or any user's but the owner's), and the bit
+# of the mode that grants it (the "other" digit: 4 read, 2 write). "Unreadable" is the want of the read
+# bit.
 _EVERYONE: Final = (
     r"\s+(?:by|for|to)\s+(?:everyone|anyone|all\s+users|any\s+users?|other\s+users|"
     r"(?:unprivileged|ordinary|normal|regular|non-root)\s+users)"

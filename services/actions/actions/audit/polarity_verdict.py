@@ -46,6 +46,7 @@ from actions.audit.quantities import path_within, paths
 from actions.audit.verdict import Reading, Verdict
 from policypal.rules import modal_cue
 
+#: The act an assignment in code form does ("DESTDIR = /srv/stage" sets DESTDIR).
 _SETTING: Final = key_terms("set")
 #: A verb at most this many of the target's rules use names a specific act.
 RARE_RULES: Final = 3

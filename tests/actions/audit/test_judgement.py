@@ -1615,20 +1615,19 @@ def test_a_rule_on_the_characters_of_names_is_not_judged_on_a_clause_giving_none
     ],
 )
 def test_assigning_a_name_in_code_form_sets_it(clause: str, conflict: bool) -> None:
-    verdict = judge(
+    verdict = verdict_of(
         clause,
         "You should not set the value of DESTDIR in your Makefile at all.",
         "recommendation_against",
         "should not",
     )
 
-    assert verdict is not None
     assert verdict.conflict is conflict
 
 
 def test_the_opposite_act_on_options_the_rule_names_breaks_it() -> None:
     rule = "In particular, they should accept any option that starts with ‘--with-’ or ‘--enable-’."
-    rejecting = judge(
+    rejecting = verdict_of(
         "Our configure refuses every --enable- option it does not know and exits with status 1.",
         rule,
         "recommendation",
@@ -1641,6 +1640,5 @@ def test_the_opposite_act_on_options_the_rule_names_breaks_it() -> None:
         "should",
     )
 
-    assert rejecting is not None
     assert (rejecting.conflict, rejecting.reading) == (True, "opposite")
     assert accepting is None or not accepting.conflict

@@ -99,8 +99,10 @@ def by_polarity(
     practice = without_purpose(clause)
     position = stance(practice)
     terms = key_terms(practice)
+    # The options and variables each names, read once: several readings below compare them.
+    rule_names, clause_names = identifiers(after), identifiers(practice)
     # "added DESTDIR = /srv/stage near the top of Makefile.in": assigning a name the rule names sets it.
-    if assigned_identifiers(practice) & identifiers(after).keys():
+    if assigned_identifiers(practice) & rule_names.keys():
         terms |= _SETTING
     denied = denied_terms(clause)
     affirmed = terms - denied - negated_terms(clause)
@@ -123,9 +125,9 @@ def by_polarity(
         # accept any option that starts with ‘--with-’ or ‘--enable-’": the opposite act, done to what
         # the rule names in code form, however the rest of the clause is worded.
         against = words_for_terms(practice, opposite_acts(stems, terms))
-        named_both = identifiers(after).keys() & identifiers(practice).keys()
+        named_both = rule_names.keys() & clause_names.keys()
         if against and named_both and _stance_up_to(practice, against[0]) in ("does", "permits"):
-            words = ", ".join([*against, *sorted(identifiers(practice)[key] for key in named_both)])
+            words = ", ".join([*against, *sorted(clause_names[key] for key in named_both)])
             return Verdict(
                 True, "opposite", f"{said} ({binding}); the clause does the opposite: {words}.", _AGREE
             )
@@ -187,7 +189,7 @@ def by_polarity(
                 and bool(
                     _rare((stems | rule.manner) & affirmed, weights)
                     or (_rare(stems, weights) and same_act(stems, affirmed))
-                    or (stems & affirmed and identifiers(after).keys() & identifiers(practice).keys())
+                    or (stems & affirmed and rule_names.keys() & clause_names.keys())
                 )
                 and rule.head - stems <= affirmed
             )
@@ -268,7 +270,7 @@ def by_polarity(
     # "Scratch files honour TMPDIR and fall back to /tmp only when it is unset": a clause doing by name
     # what the rule requires instead does what it rules out only where the rule's condition leaves it.
     required_kept = required_identifiers(after).keys() & (
-        identifiers(practice).keys() - denied_identifiers(clause).keys()
+        clause_names.keys() - denied_identifiers(clause).keys()
     )
     # "the Vcs-Git field uses the https URL" for "should use a scheme that provides confidentiality
     # (https, for example, rather than http or git)": doing what the rule prefers is not doing what
